@@ -1,0 +1,163 @@
+"""The plugin's options, typed and validated before the build starts.
+
+Every option of the spec's table lives here. A value that cannot work fails MkDocs'
+configuration check, which names the option (``Plugin 'sitemap-pro' option 'max_urls'``),
+so a bad setting stops the build before any page is rendered.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pathspec
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+from mkdocs_sitemap_pro import protocol
+
+#: The protocol's own limits; callers may only lower them.
+PROTOCOL_MAX_URLS = 50_000
+PROTOCOL_MAX_BYTES = 52_428_800
+MIN_BYTES = 1_024
+
+
+class _BoundedInt(c.Type[int]):
+    """A whole number within ``[low, high]`` (``True``/``False`` are not numbers here)."""
+
+    def __init__(self, low: int, high: int, default: int) -> None:
+        super().__init__(int, default=default)
+        self.low, self.high = low, high
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool):
+            raise base.ValidationError(f"Expected a whole number, got {value!r}")
+        number = super().run_validation(value)
+        if not self.low <= number <= self.high:
+            raise base.ValidationError(
+                f"{number:,} is out of range: it must be from {self.low:,} to {self.high:,}"
+            )
+        return number
+
+
+class _Filename(c.Type[str]):
+    """A bare ``*.xml`` file name in the root of site_dir (robots.txt points to it)."""
+
+    def __init__(self) -> None:
+        super().__init__(str, default="sitemap.xml")
+
+    def run_validation(self, value: object) -> str:
+        name = super().run_validation(value)
+        bad = [ch for ch in ("/", "\\", "\0") if ch in name]
+        if bad or name.startswith(".") or name in ("", ".xml"):
+            raise base.ValidationError(
+                f"{name!r} is not a bare file name: it must not hold '/', '\\' or NUL, "
+                "nor start with '.' (e.g. 'sitemap.xml')"
+            )
+        if not name.endswith(".xml"):
+            raise base.ValidationError(f"{name!r} must end with '.xml' (e.g. 'sitemap.xml')")
+        return name
+
+
+class _Changefreq(c.Optional[str]):
+    """One of the protocol's seven changefreq words, or unset."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(str))
+
+    def run_validation(self, value: object) -> str | None:
+        try:
+            return protocol.check_changefreq(value)
+        except ValueError as error:
+            raise base.ValidationError(str(error)) from None
+
+
+class _Priority(c.Optional[float]):
+    """A number from 0.0 to 1.0, or unset."""
+
+    def __init__(self) -> None:
+        super().__init__(c.Type(float))
+
+    def run_validation(self, value: object) -> float | None:
+        try:
+            return protocol.check_priority(value)
+        except ValueError as error:
+            raise base.ValidationError(str(error)) from None
+
+
+class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
+    """A list of commit SHAs, or the path of a ``.git-blame-ignore-revs`` style file.
+
+    The path is resolved against the folder of mkdocs.yml and must exist: a missing file
+    would silently date pages by the commits the user meant to ignore.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = []
+
+    def run_validation(self, value: object) -> list[str] | str:
+        if isinstance(value, str):
+            folder = os.path.dirname(self.config_file_path or "")
+            path = os.path.normpath(os.path.join(folder, value))
+            if not os.path.isfile(path):
+                raise base.ValidationError(f"the file {value!r} does not exist (looked for {path})")
+            return path
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            for sha in value:
+                if not protocol_sha(sha):
+                    raise base.ValidationError(
+                        f"{sha!r} is not a commit SHA (7 to 40 hexadecimal digits)"
+                    )
+            return [v.lower() for v in value]
+        raise base.ValidationError(
+            "expected a list of commit SHAs or the path of a .git-blame-ignore-revs file"
+        )
+
+    def pre_validation(self, config: base.Config, key_name: str) -> None:
+        self.config_file_path = config.config_file_path
+
+
+def protocol_sha(text: str) -> bool:
+    """Whether ``text`` can name a commit: 7 to 40 hexadecimal digits."""
+    return 7 <= len(text) <= 40 and all(ch in "0123456789abcdefABCDEF" for ch in text)
+
+
+class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
+    """Patterns in ``exclude_docs`` syntax (gitignore style): a list or a multi-line string."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = []
+
+    def run_validation(self, value: object) -> pathspec.gitignore.GitIgnoreSpec:
+        if isinstance(value, str):
+            lines = value.splitlines()
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            lines = value
+        else:
+            raise base.ValidationError("expected a list of patterns (gitignore syntax)")
+        try:
+            return pathspec.gitignore.GitIgnoreSpec.from_lines(lines)
+        except ValueError as error:
+            raise base.ValidationError(str(error)) from None
+
+
+class SitemapProConfig(base.Config):
+    """The options of ``sitemap-pro`` in mkdocs.yml (see the README's options table)."""
+
+    enabled = c.Type(bool, default=True)
+    filename = _Filename()
+    max_urls = _BoundedInt(1, PROTOCOL_MAX_URLS, PROTOCOL_MAX_URLS)
+    max_bytes = _BoundedInt(MIN_BYTES, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_BYTES)
+    index = c.Choice(("auto", "always"), default="auto")
+    gzip = c.Type(bool, default=True)
+    lastmod = c.Choice(("git", "mtime", "none"), default="git")
+    lastmod_fallback = c.Choice(("omit", "mtime", "build_time"), default="omit")
+    lastmod_format = c.Choice(("datetime", "date"), default="datetime")
+    git_date = c.Choice(("committer", "author"), default="committer")
+    git_history = c.Choice(("first-parent", "all"), default="first-parent")
+    ignore_commits = _IgnoreCommits()
+    changefreq = _Changefreq()
+    priority = _Priority()
+    exclude = _Exclude()
+    robots_txt = c.Type(bool, default=True)
