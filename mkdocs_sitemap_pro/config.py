@@ -65,6 +65,8 @@ class _Changefreq(c.Optional[str]):
         super().__init__(c.Type(str))
 
     def run_validation(self, value: object) -> str | None:
+        if value is None:
+            return None
         try:
             return protocol.check_changefreq(value)
         except ValueError as error:
@@ -78,6 +80,8 @@ class _Priority(c.Optional[float]):
         super().__init__(c.Type(float))
 
     def run_validation(self, value: object) -> float | None:
+        if value is None:
+            return None
         try:
             return protocol.check_priority(value)
         except ValueError as error:

@@ -140,6 +140,9 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         for dropped in report.dropped:
             page = pages_by_url.get(dropped.loc, dropped.loc)
             log.warning(f"page '{page}' left out of the sitemap: {dropped.reason}")
+        for dropped in report.dropped_lastmods:
+            page = pages_by_url.get(dropped.loc, dropped.loc)
+            log.warning(f"page '{page}': lastmod left out: {dropped.reason}")
         for loc in report.duplicates:
             log.info(f"two pages share the URL {loc}; it is listed once, with the newest lastmod")
         for name in report.removed:

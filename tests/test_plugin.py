@@ -107,8 +107,17 @@ def test_front_matter_overrides_git_and_sets_values(site):
 THEME_MAIN = """{% extends "base.html" %}
 {% block extrahead %}
 {% if page and page.meta.meta_robots %}<meta name="ROBOTS" content="{{ page.meta.meta_robots }}">{% endif %}
-{% if page and page.meta.canon %}<link rel="canonical" href="{{ page.meta.canon }}">{% endif %}
 {% endblock %}
+"""
+
+# A hook that points a page's canonical link elsewhere, as an SEO plugin would.
+CANONICAL_HOOK = """import re
+
+def on_post_page(output, page, config):
+    canon = page.meta.get("canon")
+    if canon:
+        output = re.sub(r'<link rel="canonical" href="[^"]*">', f'<link rel="canonical" href="{canon}">', output)
+    return output
 """
 
 
@@ -128,6 +137,7 @@ def test_pages_never_listed(site):
     site.page("private/notes.md")
     site.page("orphan.md", "# Not in nav\n")
     site.repo.write("overrides/main.html", THEME_MAIN)
+    site.repo.write("hooks/canonical.py", CANONICAL_HOOK)
     site.commit("all", D1)
     site.config.update(
         nav=["index.md"],
@@ -135,6 +145,7 @@ def test_pages_never_listed(site):
         draft_docs="drafts/\n",
         exclude_docs="hidden/\n",
         theme={"name": "mkdocs", "custom_dir": "overrides"},
+        hooks=["hooks/canonical.py"],
     )
     site.config["plugins"] = [{"sitemap-pro": {"exclude": ["private/"]}}]
     site.write_config()
@@ -327,9 +338,13 @@ def test_fallbacks_for_untracked_pages(site):
     assert any("1 omitted (untracked)" in m for m in built.infos())
     site.config["plugins"] = [{"sitemap-pro": {"lastmod_fallback": "build_time"}}]
     site.write_config()
-    urls = site.build(env={"SOURCE_DATE_EPOCH": "1700000000"}).sitemap()
-    assert urls[SITE_URL + "untracked/"]["lastmod"] == "2023-11-14T22:13:20+00:00"
+    urls = site.build(env={"SOURCE_DATE_EPOCH": "1750000000"}).sitemap()
+    assert urls[SITE_URL + "untracked/"]["lastmod"] == "2025-06-15T15:06:40+00:00"
     assert urls[SITE_URL]["lastmod"] == utc(D1)
+    # A build time before the commit (a skewed clock): the commit's date is a warning and dropped.
+    built = site.build(env={"SOURCE_DATE_EPOCH": "1700000000"})
+    assert "lastmod" not in built.sitemap()[SITE_URL]
+    assert any("page 'index.md'" in m and "lastmod" in m for m in built.messages())
 
 
 def test_lastmod_none_and_mtime(site):
