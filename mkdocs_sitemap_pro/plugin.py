@@ -41,6 +41,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._collector: PageCollector | None = None
         self._files: Files | None = None
         self._build_time = get_build_datetime()
+        self._serving = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        # Under `mkdocs serve` site_url is the local address: no robots.txt advice then.
+        self._serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
@@ -165,7 +170,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             log.warning(f"{error}; the sitemap was written, but robots.txt does not name it")
             return
         # Crawlers read robots.txt only at the host's root, never below a path.
-        if urlsplit(config.site_url).path not in ("", "/"):
+        if not self._serving and urlsplit(config.site_url).path not in ("", "/"):
             log.info(
                 f"robots.txt was written at {config.site_url}robots.txt, but crawlers read it "
                 f"only at the root of the host; add this line to the root robots.txt: "

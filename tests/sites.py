@@ -69,8 +69,18 @@ class Site:
     def commit(self, message: str, date: str, **kwargs: Any) -> str:
         return self.repo.commit(message, date, **kwargs)
 
-    def build(self, *, strict: bool = False, dirty: bool = False, env: dict[str, str] | None = None) -> Built:
-        """Build with MkDocs' Python API, capturing every log record of ``mkdocs.*``."""
+    def build(
+        self,
+        *,
+        strict: bool = False,
+        dirty: bool = False,
+        env: dict[str, str] | None = None,
+        serve_url: str | None = None,
+    ) -> Built:
+        """Build with MkDocs' Python API, capturing every log record of ``mkdocs.*``.
+
+        ``serve_url`` builds as ``mkdocs serve`` does (site_url replaced, drafts built).
+        """
         site_dir = self.root / "site"
         built = Built(site_dir)
         handler = _ListHandler(built.records)
@@ -81,9 +91,11 @@ class Site:
         try:
             with _environ(git_env(env)), _cwd(self.root):
                 cfg = load_config(str(self.root / "mkdocs.yml"), strict=strict)
-                cfg.plugins.on_startup(command="build", dirty=dirty)
+                if serve_url:
+                    cfg.site_url = serve_url  # as `mkdocs serve` does
+                cfg.plugins.on_startup(command="serve" if serve_url else "build", dirty=dirty)
                 try:
-                    build(cfg, dirty=dirty)
+                    build(cfg, dirty=dirty, serve_url=serve_url)
                 finally:
                     cfg.plugins.on_shutdown()
         except BaseException as error:  # noqa: BLE001 - the test inspects it

@@ -384,3 +384,17 @@ def test_disabled_plugin_leaves_mkdocs_sitemap(site):
     text = (built.site_dir / "sitemap.xml").read_text()
     assert "<lastmod>" in text and utc(D1)[:10] not in text  # MkDocs' build-date sitemap
     assert not (built.site_dir / "robots.txt").exists()
+
+
+def test_serve_writes_the_sitemap_with_the_local_address_and_leaves_drafts_out(site):
+    site.page("index.md")
+    site.page("drafts/wip.md")
+    site.commit("first", D1)
+    site.config["draft_docs"] = "drafts/\n"
+    site.write_config()
+    built = site.build(serve_url="http://127.0.0.1:8000/docs/")
+    assert built.error is None, built.messages()
+    assert (built.site_dir / "drafts" / "wip" / "index.html").exists()  # serve builds drafts
+    assert sorted(built.sitemap()) == ["http://127.0.0.1:8000/docs/"]
+    assert (built.site_dir / "robots.txt").read_text() == "Sitemap: http://127.0.0.1:8000/docs/sitemap.xml\n"
+    assert not any("only at the root" in m for m in built.infos())  # no advice for a local address
