@@ -8,12 +8,16 @@ so a bad setting stops the build before any page is rendered.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Optional, TypeVar
 
 import pathspec
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from mkdocs_sitemap_pro import protocol
+
+T = TypeVar("T")
 
 #: The protocol's own limits; callers may only lower them.
 PROTOCOL_MAX_URLS = 50_000
@@ -58,32 +62,19 @@ class _Filename(c.Type[str]):
         return name
 
 
-class _Changefreq(c.Optional[str]):
-    """One of the protocol's seven changefreq words, or unset."""
+class _ProtocolValue(c.BaseConfigOption[Optional[T]]):
+    """An optional value checked by one of ``protocol``'s rules (changefreq, priority)."""
 
-    def __init__(self) -> None:
-        super().__init__(c.Type(str))
+    def __init__(self, check: Callable[[object], T]) -> None:
+        super().__init__()
+        self.default = None
+        self._check = check
 
-    def run_validation(self, value: object) -> str | None:
+    def run_validation(self, value: object) -> T | None:
         if value is None:
             return None
         try:
-            return protocol.check_changefreq(value)
-        except ValueError as error:
-            raise base.ValidationError(str(error)) from None
-
-
-class _Priority(c.Optional[float]):
-    """A number from 0.0 to 1.0, or unset."""
-
-    def __init__(self) -> None:
-        super().__init__(c.Type(float))
-
-    def run_validation(self, value: object) -> float | None:
-        if value is None:
-            return None
-        try:
-            return protocol.check_priority(value)
+            return self._check(value)
         except ValueError as error:
             raise base.ValidationError(str(error)) from None
 
@@ -161,7 +152,7 @@ class SitemapProConfig(base.Config):
     git_date = c.Choice(("committer", "author"), default="committer")
     git_history = c.Choice(("first-parent", "all"), default="first-parent")
     ignore_commits = _IgnoreCommits()
-    changefreq = _Changefreq()
-    priority = _Priority()
+    changefreq = _ProtocolValue(protocol.check_changefreq)
+    priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
     robots_txt = c.Type(bool, default=True)
