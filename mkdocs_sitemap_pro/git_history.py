@@ -266,6 +266,16 @@ class _Reader:
         lines = out.decode("utf-8", "surrogateescape").splitlines()
         if len(lines) < 3:
             detail = err.splitlines()[0] if err else "git rev-parse failed"
+            if "safe.directory" in err:
+                # Another user owns the repository (CI containers): it is one, git
+                # just will not read it. The hint command is never translated.
+                owner = err.rpartition("safe.directory")[2].strip() or str(folder)
+                self.warnings.append(
+                    f"git refuses to read the repository at {owner}, which another user "
+                    f"owns ({detail}), so its files cannot be dated from git history; "
+                    f"trust it before the build: git config --global --add safe.directory {owner}"
+                )
+                return Unknown("not-a-repo")
             self.warnings.append(
                 f"{folder} is not inside a git repository ({detail}), so its files cannot "
                 "be dated from git history."
