@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Optional, TypeVar
+from typing import Literal, Optional, TypeVar
 
 import pathspec
 from mkdocs.config import base
@@ -144,13 +144,17 @@ class SitemapProConfig(base.Config):
     filename = _Filename()
     max_urls = _BoundedInt(1, PROTOCOL_MAX_URLS, PROTOCOL_MAX_URLS)
     max_bytes = _BoundedInt(MIN_BYTES, PROTOCOL_MAX_BYTES, PROTOCOL_MAX_BYTES)
-    index = c.Choice(("auto", "always"), default="auto")
+    index = c.Choice[Literal["auto", "always"]](("auto", "always"), default="auto")
     gzip = c.Type(bool, default=True)
-    lastmod = c.Choice(("git", "mtime", "none"), default="git")
-    lastmod_fallback = c.Choice(("omit", "mtime", "build_time"), default="omit")
-    lastmod_format = c.Choice(("datetime", "date"), default="datetime")
-    git_date = c.Choice(("committer", "author"), default="committer")
-    git_history = c.Choice(("first-parent", "all"), default="first-parent")
+    lastmod = c.Choice[Literal["git", "mtime", "none"]](("git", "mtime", "none"), default="git")
+    lastmod_fallback = c.Choice[Literal["omit", "mtime", "build_time"]](
+        ("omit", "mtime", "build_time"), default="omit"
+    )
+    lastmod_format = c.Choice[Literal["datetime", "date"]](("datetime", "date"), default="datetime")
+    git_date = c.Choice[Literal["committer", "author"]](("committer", "author"), default="committer")
+    git_history = c.Choice[Literal["first-parent", "all"]](
+        ("first-parent", "all"), default="first-parent"
+    )
     ignore_commits = _IgnoreCommits()
     changefreq = _ProtocolValue(protocol.check_changefreq)
     priority = _ProtocolValue(protocol.check_priority)

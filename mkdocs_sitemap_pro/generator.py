@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from itertools import accumulate, islice
 from operator import eq, itemgetter
 from pathlib import Path
-from typing import Literal, Optional, Union
+from typing import cast, Literal, Optional, Union
 from urllib.parse import SplitResult, urlsplit
 
 from mkdocs_sitemap_pro.atomic import (
@@ -391,8 +391,9 @@ def _collect(
             zone = value.tzinfo if type(value) is datetime_type else None
             if zone is utc or type(zone) is timezone_type:
                 # The common case, built from tables: 4x faster than isoformat().
+                moment = cast(dt.datetime, value)  # type(value) is datetime, as checked
                 try:
-                    key = value if zone is utc else value.astimezone(utc)
+                    key = moment if zone is utc else moment.astimezone(utc)
                 except OverflowError:
                     key, value, tail = _lastmod_parts(raw, value, lastmod_format)
                 else:

@@ -666,11 +666,11 @@ class _AllWalk(_Walk):
             remaining = changed
         else:
             for parent in parents:
-                diff = sections.get(parent)
-                if not diff:
+                parent_diff = sections.get(parent)
+                if not parent_diff:
                     self._give(parent, remaining)
                     return
-                stay = {n for n in diff if n in remaining}
+                stay = {n for n in parent_diff if n in remaining}
                 if len(stay) == len(remaining):
                     continue
                 remaining.difference_update(stay)

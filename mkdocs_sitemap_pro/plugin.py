@@ -89,6 +89,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         if not self.config.enabled or self._collector is None or self._files is None:
             return
         options = self.config
+        site_url = config.site_url
+        assert site_url, "checked in on_config"
         collection = self._collector.collect(self._files)
         for src_uri, message in collection.problems:
             log.warning(f"page '{src_uri}': {message}")
@@ -125,7 +127,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             report = write_sitemaps(
                 entries,
                 config.site_dir,
-                config.site_url,
+                site_url,
                 filename=options.filename,
                 max_urls=options.max_urls,
                 max_bytes=options.max_bytes,
@@ -156,7 +158,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             log.warning("no page belongs in the sitemap, so none was written and robots.txt was left alone")
             return
 
-        sitemap_url = normalise_loc(config.site_url.rstrip("/") + "/" + options.filename)
+        sitemap_url = normalise_loc(site_url.rstrip("/") + "/" + options.filename)
         if options.robots_txt:
             self._update_robots(config, sitemap_url)
         _warn_about_material(config, options.filename, report.is_index)

@@ -64,9 +64,17 @@ def _has_line(text: str, sitemap_url: str) -> bool:
 
 
 def _replace(robots_path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``robots_path``, then rename it over."""
+    """Write ``data`` to a temporary file beside ``robots_path``, then rename it over.
+
+    Temporary files a killed build left behind are removed first: they are hidden, so
+    MkDocs' clean step keeps them, and they would be published with the site.
+    """
+    for leftover in robots_path.parent.glob(f".{robots_path.name}.*.tmp"):
+        leftover.unlink(missing_ok=True)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".robots.txt.", suffix=".tmp", dir=robots_path.parent)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{robots_path.name}.", suffix=".tmp", dir=robots_path.parent
+        )
     except OSError as error:
         raise RobotsError(f"cannot write {robots_path}: {error.strerror or error}") from error
     try:

@@ -9,7 +9,6 @@ sitemap lists the whole site whichever way it was built.
 from __future__ import annotations
 
 import datetime as dt
-import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -153,7 +152,3 @@ def _read_back(file: File) -> _Seen:
         meta=meta, head=head, unparsed_front_matter=not meta and bool(YAML_RE.match(source))
     )
 
-
-def relative_url_path(url: str, site_url: str) -> str:
-    """The part of ``url`` below ``site_url`` (for logs and messages)."""
-    return posixpath.relpath(url, site_url) if url.startswith(site_url) else url

@@ -76,3 +76,11 @@ def test_a_symlinked_robots_txt_does_not_write_through(tmp_path):
     add_sitemap_line(site / "robots.txt", URL)
     assert source.read_text() == "User-agent: *\n"
     assert (site / "robots.txt").read_text() == f"User-agent: *\n{LINE}\n"
+
+
+def test_temporary_files_of_a_killed_run_are_removed(tmp_path):
+    robots = tmp_path / "robots.txt"
+    (tmp_path / ".robots.txt.abc123.tmp").write_text("half")
+    (tmp_path / ".other.tmp").write_text("not ours")
+    add_sitemap_line(robots, URL)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.tmp", "robots.txt"]
