@@ -34,17 +34,14 @@ class Dating:
 def date_pages(
     pages: Sequence[SitemapPage],
     *,
-    docs_dir: Path,
     mode: Literal["git", "mtime", "none"],
     fallback: Literal["omit", "mtime", "build_time"],
-    git_history: Literal["first-parent", "all"],
-    git_date: Literal["committer", "author"],
-    ignore_commits: Sequence[str],
+    history: GitHistory | None,
     build_time: dt.datetime,
 ) -> Dating:
-    """Choose every page's lastmod, reading git history at most once for all of them."""
+    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``)."""
     dating = Dating()
-    # Front matter wins over anything derived, so those pages never reach git.
+    # Front matter wins over anything derived.
     pending: list[SitemapPage] = []
     for page in pages:
         if page.settings.lastmod is not None:
@@ -52,17 +49,7 @@ def date_pages(
             dating.sources["front matter"] += 1
         else:
             pending.append(page)
-
-    history: GitHistory | None = None
-    if mode == "git":
-        tracked = [page.source_path for page in pending if page.source_path is not None]
-        history = GitHistory.read(
-            docs_dir,
-            tracked,
-            history=git_history,
-            date=git_date,
-            ignore_commits=ignore_commits,
-        )
+    if history is not None:
         dating.warnings.extend(history.warnings)
 
     for page in pending:

@@ -39,6 +39,10 @@ def read_head(page_html: str) -> HeadDirectives:
     noindex = False
     canonical: str | None = None
     for match in _TAG.finditer(head):
+        text = match.group(2).lower()
+        # Most head tags are stylesheets and scripts: skip them without parsing.
+        if "robots" not in text and "googlebot" not in text and "canonical" not in text:
+            continue
         attrs = _attributes(match.group(2))
         if match.group(1).lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(

@@ -6,7 +6,7 @@ The work lives in modules that know nothing of hooks: ``site_pages`` (which page
 
 from __future__ import annotations
 
-import datetime as dt
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,13 +23,16 @@ from mkdocs_sitemap_pro.config import SitemapProConfig
 from mkdocs_sitemap_pro.dating import date_pages
 from mkdocs_sitemap_pro.entry import SitemapEntry
 from mkdocs_sitemap_pro.generator import write_sitemaps
-from mkdocs_sitemap_pro.git_history import read_ignore_revs_file
+from mkdocs_sitemap_pro.git_history import GitHistory, read_ignore_revs_file
 from mkdocs_sitemap_pro.protocol import SitemapError
 from mkdocs_sitemap_pro.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.site_pages import PageCollector
 from mkdocs_sitemap_pro.urls import normalise_loc
 
 log = get_plugin_logger("sitemap-pro")
+
+# One worker: git history is read once per build, beside MkDocs' own rendering.
+_GIT_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sitemap-pro-git")
 
 
 class SitemapProPlugin(BasePlugin[SitemapProConfig]):
@@ -42,6 +45,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._files: Files | None = None
         self._build_time = get_build_datetime()
         self._serving = False
+        self._history: Future[GitHistory] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Under `mkdocs serve` site_url is the local address: no robots.txt advice then.
@@ -56,6 +60,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._build_time = get_build_datetime()
         self._collector = PageCollector(self.config.exclude, self._build_time)
         self._files = None
+        self._history = None
         return None
 
     @event_priority(-100)
@@ -73,6 +78,22 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return env
         # By now every plugin has added its pages (a blog's archive, say): keep the list.
         self._files = files
+        # Read git history on the side while MkDocs renders the pages: a build then
+        # waits for git only if git is slower than the rendering.
+        if self.config.lastmod == "git":
+            sources = [
+                Path(f.abs_src_path)
+                for f in files.documentation_pages()
+                if f.abs_src_path and not f.generated_by
+            ]
+            self._history = _GIT_READER.submit(
+                GitHistory.read,
+                Path(config.docs_dir),
+                sources,
+                history=self.config.git_history,
+                date=self.config.git_date,
+                ignore_commits=_ignore_list(self.config.ignore_commits),
+            )
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         config.theme.static_templates.discard("sitemap.xml")
         return env
@@ -97,15 +118,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         for src_uri, reason in sorted(collection.left_out.items()):
             log.debug(f"page '{src_uri}' left out: {reason}")
 
-        ignore = options.ignore_commits
         dating = date_pages(
             collection.pages,
-            docs_dir=Path(config.docs_dir),
             mode=options.lastmod,
             fallback=options.lastmod_fallback,
-            git_history=options.git_history,
-            git_date=options.git_date,
-            ignore_commits=read_ignore_revs_file(Path(ignore)) if isinstance(ignore, str) else ignore,
+            history=self._history.result() if self._history else None,
             build_time=self._build_time,
         )
         # Git trouble means dates the sitemap should have and lacks: warn, so --strict fails.
@@ -178,6 +195,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
                 f"only at the root of the host; add this line to the root robots.txt: "
                 f"Sitemap: {sitemap_url}"
             )
+
+
+def _ignore_list(option: list[str] | str) -> list[str]:
+    """The SHAs of ``ignore_commits``: the list itself, or read from the named file."""
+    return read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
 
 
 def _check_site_url(site_url: str | None) -> None:
