@@ -1,0 +1,169 @@
+"""Benchmark: what the plugin adds to a whole ``mkdocs build``.
+
+A synthetic site of 2,000 Markdown pages (nested folders) inside a synthetic git
+repository of 5,000 commits (the same ``git fast-import`` builder as
+``bench/git_dates.py``, cached under ``bench/.work/``), built with a short navigation
+(three pages; the rest are simply not in the nav) and the default ``mkdocs`` theme,
+three ways, alternated in the same run, each build a fresh subprocess
+(``python -m mkdocs build -q -f <config> -d <fresh site_dir>``):
+
+- plain: plugins ``[search]``; MkDocs writes its own sitemap (lastmod = build date);
+- sitemap-pro: plugins ``[search, sitemap-pro]`` (defaults: git dates, first-parent);
+- git-revision-date: plugins ``[search, git-revision-date-localized]`` (its defaults),
+  the usual way to get git dates into MkDocs pages; a bench-only dependency.
+
+Wall time is the measure (goal: sitemap-pro <= 1.05x plain); CPU time of each build
+(user + sys, the git processes included) is printed too, as it is less disturbed by
+other work on a shared machine.
+
+    python bench/build.py            # 2,000 pages, 5,000 commits, 5 rounds
+    python bench/build.py --quick    # 100 pages, 300 commits, 2 rounds
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import _common as C  # noqa: E402
+
+GOAL = 1.05
+SITE_URL = "https://example.com/docs/"
+
+
+def write_config(path: Path, docs: Path, nav: list[str], plugins: list[str]) -> None:
+    lines = [
+        "site_name: Synthetic bench site",
+        f"site_url: {SITE_URL}",
+        f"docs_dir: {docs.as_posix()!r}",
+        "theme:",
+        "  name: mkdocs",
+        "nav:",
+        *[f"  - {p!r}" for p in nav],
+        "plugins:",
+        *[f"  - {p}" for p in plugins],
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def have_plugin(name: str) -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.name == name for ep in entry_points(group="mkdocs.plugins"))
+
+
+def sitemap_summary(site: Path) -> str:
+    sm = site / "sitemap.xml"
+    if not sm.exists():
+        return "no sitemap.xml"
+    text = sm.read_text(encoding="utf-8")
+    if "<sitemapindex" in text:
+        return "sitemap.xml is an index"
+    urls = text.count("<url>")
+    lastmods = len(re.findall(r"<lastmod>([^<]*)</lastmod>", text))
+    distinct = len(set(re.findall(r"<lastmod>([^<]*)</lastmod>", text)))
+    return f"{urls} URLs, {lastmods} with lastmod ({distinct} distinct values)"
+
+
+def main() -> int:
+    p = C.base_parser(__doc__.split("\n\n")[0])
+    p.add_argument("--pages", type=int, default=None)
+    p.add_argument("--commits", type=int, default=None)
+    p.add_argument("--skip-grd", action="store_true", help="leave out git-revision-date-localized")
+    args = p.parse_args()
+    pages = args.pages or (100 if args.quick else 2_000)
+    commits = args.commits or (300 if args.quick else 5_000)
+    rounds = args.rounds or (2 if args.quick else 5)
+
+    C.isolate_git_env()
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    C.print_header("build: mkdocs build plain vs + sitemap-pro vs + git-revision-date-localized",
+                   {"pages": pages, "commits": commits, "rounds": rounds, "theme": "mkdocs",
+                    "seed": args.seed})
+    repo, info = C.synthetic_repo(pages, commits, args.seed, work_dir=args.work_dir)
+    print(f"   repo: {repo.name} (cached: {info['cached']}); {info['commits']} commits "
+          f"({info['merges']} merges), {info['files']} pages")
+    print(f"   repo state: {C.repo_state(repo)}")
+    docs = repo / "docs"
+    rels = sorted(
+        r[len("docs/"):]
+        for r in C.git(repo, "ls-files", "-z", "--", "docs").decode("utf-8").split("\0") if r
+    )
+    nav = rels[:3]
+
+    variants = [("plain", ["search"]), ("sitemap-pro", ["search", "sitemap-pro"])]
+    if args.skip_grd:
+        pass
+    elif have_plugin("git-revision-date-localized"):
+        variants.append(("git-revision-date", ["search", "git-revision-date-localized"]))
+    else:
+        print("   git-revision-date-localized is not installed (pip install -e '.[bench]'): skipped")
+
+    with C.ScratchDir() as scratch:
+        configs = {}
+        for name, plugins in variants:
+            cfg = scratch / f"mkdocs-{name}.yml"
+            write_config(cfg, docs, nav, plugins)
+            configs[name] = cfg
+        sites = {name: scratch / f"site-{name}" for name, _ in variants}
+
+        cpu: dict[str, list[float]] = {name: [] for name, _ in variants}
+
+        def builder(name: str):
+            def run() -> None:
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                res = subprocess.run(
+                    [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(configs[name]),
+                     "-d", str(sites[name])],
+                    capture_output=True, text=True,
+                )
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+                if res.returncode != 0:
+                    raise SystemExit(f"mkdocs build ({name}) failed:\n{res.stdout}\n{res.stderr}")
+            return run
+
+        def cleaner(name: str):
+            return lambda: shutil.rmtree(sites[name], ignore_errors=True)
+
+        times = C.alternate([(n, builder(n), cleaner(n)) for n, _ in variants], rounds)
+        for name, _ in variants:
+            print(f"   {name}: {sitemap_summary(sites[name])}")
+
+    m = {k: C.median(v) for k, v in times.items()}
+    for name, _ in variants:
+        print(C.fmt_times(f"mkdocs build, {name}", times[name]))
+    # CPU time (user + sys of the build and the git processes it ran) is less disturbed
+    # than wall time by other work on a shared machine; the warm-up build is dropped.
+    cpu = {k: v[1:] for k, v in cpu.items()}
+    for name, _ in variants:
+        print(C.fmt_times(f"CPU time, {name}", cpu[name]))
+    r = m["sitemap-pro"] / m["plain"]
+    lines = [C.ratio_line("sitemap-pro / plain", r, f"<= {GOAL}x", r <= GOAL,
+                          C.paired_ratio(times["sitemap-pro"], times["plain"]))]
+    rc = C.median(cpu["sitemap-pro"]) / C.median(cpu["plain"])
+    lines.append(C.ratio_line("CPU time sitemap-pro / plain", rc, f"<= {GOAL}x", rc <= GOAL,
+                              C.paired_ratio(cpu["sitemap-pro"], cpu["plain"])))
+    lines.append(f"   sitemap-pro adds {m['sitemap-pro'] - m['plain']:+.2f} s to a {m['plain']:.2f} s build")
+    if "git-revision-date" in m:
+        lines.append(C.ratio_line("git-revision-date / plain", m["git-revision-date"] / m["plain"],
+                                  paired=C.paired_ratio(times["git-revision-date"], times["plain"])))
+        lines.append(C.ratio_line("git-revision-date / sitemap-pro",
+                                  m["git-revision-date"] / m["sitemap-pro"],
+                                  paired=C.paired_ratio(times["git-revision-date"],
+                                                        times["sitemap-pro"])))
+    print("\n== summary")
+    for line in lines:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
