@@ -104,10 +104,42 @@ class StagedFiles:
         return path, handle
 
     def commit(self, renames: list[tuple[Path, str]]) -> None:
-        """Rename each temporary file to its final name in the folder, in order."""
-        for temp, final in renames:
-            os.replace(temp, self.folder / final)
-            self._temps.remove(temp)
+        """Rename each temporary file to its final name in the folder, in order.
+
+        All or nothing: each file about to be replaced is first hard-linked to a hidden
+        backup (``.<final>.bak.tmp-<hex>``), so if a rename fails half-way the files
+        already replaced are put back and the previous tree stands as it was. Where the
+        file system has no hard links, the renames go ahead without that safety net.
+        """
+        done: list[tuple[Path, bool, Path | None]] = []  # (final path, existed, backup)
+        try:
+            for temp, final in renames:
+                target = self.folder / final
+                existed = os.path.lexists(target)
+                backup: Path | None = None
+                if existed:
+                    backup = self.folder / f".{final}.bak.tmp-{self._token}"
+                    try:
+                        os.link(target, backup)
+                    except OSError:
+                        backup = None  # no hard links here: this one cannot be put back
+                done.append((target, existed, backup))
+                os.replace(temp, target)
+                self._temps.remove(temp)
+        except BaseException:
+            for target, existed, backup in reversed(done):
+                try:
+                    if backup is not None:
+                        os.replace(backup, target)
+                    elif not existed:
+                        target.unlink(missing_ok=True)
+                except OSError:
+                    pass
+            raise
+        finally:
+            for _, _, backup in done:
+                if backup is not None:
+                    backup.unlink(missing_ok=True)
 
     def discard(self) -> None:
         """Remove every temporary file not yet renamed (errors ignored: best effort)."""

@@ -266,7 +266,7 @@ def write_sitemaps(
     stem = filename[:-4]
     # Temporary files of a run that was killed while writing: ours, and never removed else.
     leftovers = remove_leftovers(
-        folder, re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?\.xml(?:\.gz)?")
+        folder, re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?\.xml(?:\.gz)?(?:\.bak)?")
     )
     staged = StagedFiles(folder)
     try:

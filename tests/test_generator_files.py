@@ -239,3 +239,37 @@ def test_shards_are_renamed_before_the_index(tmp_path: Path, monkeypatch: pytest
     write(entries(5), tmp_path, max_urls=2)
     assert order[-1] == "sitemap.xml"
     assert order.index("sitemap.xml.gz") > max(order.index(f"sitemap-{n}.xml{gz}") for n in (1, 2, 3) for gz in ("", ".gz"))
+
+
+@pytest.mark.parametrize("fail_at", [1, 4, 7])
+def test_failure_while_renaming_puts_the_previous_tree_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_at: int
+) -> None:
+    write(entries(12), tmp_path, max_urls=5)  # index + 3 shards, each with a .gz
+    (tmp_path / "sitemap-2023.xml").write_text("mine")
+    before = snapshot(tmp_path)
+    real_replace = atomic.os.replace
+    renames_into_place = []
+
+    def replace(src: object, dst: object) -> None:
+        if not Path(str(dst)).name.startswith("."):
+            renames_into_place.append(Path(str(dst)).name)
+            if len(renames_into_place) == fail_at:
+                raise OSError(errno.EIO, "Input/output error")
+        real_replace(src, dst)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(atomic.os, "replace", replace)
+    with pytest.raises(OSError):
+        write(entries(40), tmp_path, max_urls=4)  # index + 10 shards: new names too
+    assert len(renames_into_place) >= fail_at
+    assert snapshot(tmp_path) == before  # byte-identical, nothing new, no temporary file
+
+
+def test_backups_of_a_killed_rename_are_removed(tmp_path: Path) -> None:
+    leftover = tmp_path / ".sitemap-2.xml.bak.tmp-0123456789ab"
+    leftover.write_text("old shard")
+    unrelated = tmp_path / ".notes.bak.tmp-0123456789ab"
+    unrelated.write_text("not ours")
+    report = write(entries(3), tmp_path)
+    assert leftover.name in report.removed
+    assert not leftover.exists() and unrelated.exists()
