@@ -398,3 +398,16 @@ def test_serve_writes_the_sitemap_with_the_local_address_and_leaves_drafts_out(s
     assert sorted(built.sitemap()) == ["http://127.0.0.1:8000/docs/"]
     assert (built.site_dir / "robots.txt").read_text() == "Sitemap: http://127.0.0.1:8000/docs/sitemap.xml\n"
     assert not any("only at the root" in m for m in built.infos())  # no advice for a local address
+
+
+def test_no_page_to_list_writes_no_sitemap_and_leaves_robots_alone(site):
+    site.page("index.md", "---\nsitemap: false\n---\n# Home\n")
+    (site.root / "docs" / "robots.txt").write_text("User-agent: *\n")
+    site.commit("first", D1)
+    built = site.build()
+    assert built.error is None
+    assert not list(built.site_dir.glob("sitemap*"))  # neither ours nor MkDocs' own
+    assert (built.site_dir / "robots.txt").read_text() == "User-agent: *\n"
+    warnings = [m for m in built.messages() if "sitemap-pro" in m]
+    assert len(warnings) == 1 and "no page belongs in the sitemap" in warnings[0]
+    assert site.build(strict=True).error is not None
