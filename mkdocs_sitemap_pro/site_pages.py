@@ -130,7 +130,8 @@ def _head_exclusion(head: HeadDirectives, url: str) -> str:
     """Why the page's own head keeps it out of the sitemap, or ''."""
     if head.noindex:
         return "robots meta tag: noindex"
-    if head.canonical:
+    # Most themes point every page's canonical link at the page itself, as given.
+    if head.canonical and head.canonical != url:
         target = urljoin(url, head.canonical)
         if urls.normalise_loc(target) != urls.normalise_loc(url):
             return f"canonical link points to {target}"
