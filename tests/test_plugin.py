@@ -411,3 +411,73 @@ def test_no_page_to_list_writes_no_sitemap_and_leaves_robots_alone(site):
     warnings = [m for m in built.messages() if "sitemap-pro" in m]
     assert len(warnings) == 1 and "no page belongs in the sitemap" in warnings[0]
     assert site.build(strict=True).error is not None
+
+
+def test_exclude_matches_generated_pages_by_url_path(site):
+    site.page("index.md")
+    site.page("blog/index.md", "# Blog\n")
+    site.page("blog/posts/hello.md", "---\ndate: 2024-01-05\ncategories: [News]\n---\n# Hello\n\nFirst.\n")
+    site.commit("blog", D1)
+    site.config["theme"] = {"name": "material"}
+    site.config["plugins"] = ["blog", {"sitemap-pro": {"exclude": ["blog/archive/", "blog/posts/"]}}]
+    site.write_config()
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    urls = built.sitemap()
+    assert SITE_URL + "blog/category/news/" in urls  # generated, not excluded
+    assert not [u for u in urls if "/archive/" in u]  # generated, matched by URL path
+    assert SITE_URL + "blog/2024/01/05/hello/" not in urls  # a source file, matched by path
+
+
+def test_theme_sitemap_template_is_not_rendered_with_another_filename(site):
+    site.page("index.md")
+    site.repo.write("overrides/sitemap.xml", "<urlset>a theme's own sitemap</urlset>\n")
+    site.commit("first", D1)
+    site.config["theme"] = {"name": "mkdocs", "custom_dir": "overrides"}
+    site.config["plugins"] = [{"sitemap-pro": {"filename": "pages.xml"}}]
+    site.write_config()
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    assert not (built.site_dir / "sitemap.xml").exists()
+    assert not (built.site_dir / "sitemap.xml.gz").exists()
+    assert list(built.sitemap("pages.xml")) == [SITE_URL]
+    assert (built.site_dir / "robots.txt").read_text() == f"Sitemap: {SITE_URL}pages.xml\n"
+
+
+def test_ignore_commits_file_skips_a_reformatting_commit(site):
+    site.page("index.md")
+    site.page("a.md", "# A\n")
+    site.commit("first", D1)
+    site.page("a.md", "# A\n\nreal change\n")
+    site.commit("real", D2)
+    site.page("a.md", "A\n=\n\nreal change\n")
+    reformat = site.commit("reformat", D3)
+    site.repo.write(".git-blame-ignore-revs", f"# formatting\n{reformat}\n")
+    site.commit("ignore file", "2024-03-06T00:00:00+00:00")
+    site.config["plugins"] = [{"sitemap-pro": {"ignore_commits": ".git-blame-ignore-revs"}}]
+    site.write_config()
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
+    site.config["plugins"] = [{"sitemap-pro": {"ignore_commits": [reformat[:7]]}}]
+    site.write_config()
+    assert site.build().sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
+    site.config["plugins"] = ["sitemap-pro"]
+    site.write_config()
+    assert site.build().sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D3)
+
+
+def test_mtime_fallback_dates_untracked_pages_by_their_file(site):
+    import os
+
+    site.page("index.md")
+    site.commit("first", D1)
+    site.page("untracked.md")
+    os.utime(site.root / "docs" / "untracked.md", (1_600_000_000, 1_600_000_000))
+    site.config["plugins"] = [{"sitemap-pro": {"lastmod_fallback": "mtime"}}]
+    site.write_config()
+    built = site.build()
+    urls = built.sitemap()
+    assert urls[SITE_URL + "untracked/"]["lastmod"] == "2020-09-13T12:26:40+00:00"
+    assert urls[SITE_URL]["lastmod"] == utc(D1)
+    assert any("1 git" in m and "1 mtime" in m for m in built.infos()), built.infos()
