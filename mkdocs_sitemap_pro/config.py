@@ -99,7 +99,7 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
             return path
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             for sha in value:
-                if not protocol_sha(sha):
+                if not _is_sha(sha):
                     raise base.ValidationError(
                         f"{sha!r} is not a commit SHA (7 to 40 hexadecimal digits)"
                     )
@@ -112,7 +112,7 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
         self.config_file_path = config.config_file_path
 
 
-def protocol_sha(text: str) -> bool:
+def _is_sha(text: str) -> bool:
     """Whether ``text`` can name a commit: 7 to 40 hexadecimal digits."""
     return 7 <= len(text) <= 40 and all(ch in "0123456789abcdefABCDEF" for ch in text)
 

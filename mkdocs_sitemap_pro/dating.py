@@ -1,7 +1,7 @@
 """Each sitemap page's lastmod: front matter, then git (or mtime), then the fallback.
 
-Knows nothing of MkDocs or XML. Counts how every page was dated, so the plugin can say it
-in one INFO line, and gives git's warnings back to be logged.
+Works on the pages `site_pages` collected and knows nothing of XML. Counts how every page
+was dated, so the plugin can say it in one INFO line, and gives git's warnings back.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import settings
 
 # Property tests have no deadline (machines are noisy) and are derandomized in CI, so a
@@ -14,3 +15,13 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 # Material for MkDocs prints a banner about MkDocs 2.0 unless told not to.
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+
+@pytest.fixture
+def site(tmp_path):  # type: ignore[no-untyped-def]
+    """An MkDocs project in a fresh git repository (see ``tests/sites.py``)."""
+    from sites import Site
+
+    project = Site(tmp_path / "project")
+    project.repo.write(".gitignore", "site/\n")
+    return project

@@ -59,6 +59,13 @@ class Site:
         self.config.update(config)
         self.write_config()
 
+    @classmethod
+    def checkout(cls, root: Path, like: "Site") -> "Site":
+        """The same project in a checkout git made itself (a clone or worktree): no init."""
+        site = cls.__new__(cls)
+        site.root, site.repo, site.config = root, like.repo, dict(like.config)
+        return site
+
     def write_config(self) -> None:
         (self.root / "mkdocs.yml").write_text(yaml.safe_dump(self.config, allow_unicode=True), encoding="utf-8")
 

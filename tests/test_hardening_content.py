@@ -12,8 +12,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from sites import SITE_URL, Site
-from support import parse_sitemap
+from sites import SITE_URL
 
 D1 = "2024-01-10T09:00:00+02:00"
 
@@ -22,13 +21,6 @@ HOSTILE_NAMES = [
     "tab\there", "emoji-😀", "שלום-עולם", "مرحبا",
     unicodedata.normalize("NFC", "café"), unicodedata.normalize("NFD", "café"),
 ]
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path / "project")
-    s.repo.write(".gitignore", "site/\n")
-    return s
 
 
 @pytest.mark.parametrize("directory_urls", [True, False])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import os
 import shutil
 import subprocess
 import sys
@@ -74,13 +73,6 @@ def check_tree(site_dir: Path) -> list[str]:
         locs += [u["loc"] for u in urls]
     assert locs == sorted(locs) and len(set(locs)) == len(locs)
     return locs
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Site:
-    s = Site(tmp_path / "project")
-    s.repo.write(".gitignore", "site/\n")
-    return s
 
 
 def set_options(site: Site, **options: object) -> None:

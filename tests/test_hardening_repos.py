@@ -50,20 +50,6 @@ def plugin_records(built: Built, level: int = logging.WARNING) -> list[logging.L
     return [r for r in built.records if r.name == PLUGIN_LOGGER and r.levelno >= level]
 
 
-def site_at(root: Path, like: Site) -> Site:
-    """A ``Site`` for a checkout made by git itself (a clone or worktree): no ``git init``."""
-    site = Site.__new__(Site)
-    site.root, site.repo, site.config = root, like.repo, dict(like.config)
-    return site
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Site:
-    s = Site(tmp_path / "project")
-    s.repo.write(".gitignore", "site/\n")
-    return s
-
-
 # -- git trouble: one WARNING, --strict fails, a plain build writes undated URLs -------
 
 
@@ -162,7 +148,7 @@ def test_shallow_clone(site: Site, tmp_path: Path, depth: int) -> None:
         ["git", "clone", "-q", "--depth", str(depth), f"file://{site.root}", str(clone)],
         env=git_env(), check=True, capture_output=True,
     )
-    built = site_at(clone, site).build()
+    built = Site.checkout(clone, site).build()
     assert built.error is None, built.messages()
     warnings = [r for r in built.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
@@ -182,7 +168,7 @@ def test_shallow_clone(site: Site, tmp_path: Path, depth: int) -> None:
     assert "lastmod" not in urls[SITE_URL]
     undated = 8 - max(0, 7 - boundary)
     assert any(f"{undated} omitted (shallow)" in m for m in built.infos()), built.infos()
-    assert site_at(clone, site).build(strict=True).error is not None
+    assert Site.checkout(clone, site).build(strict=True).error is not None
 
 
 def test_docs_folder_is_a_submodule(site: Site, tmp_path: Path) -> None:
@@ -214,7 +200,7 @@ def test_site_built_in_a_worktree(site: Site, tmp_path: Path) -> None:
     (worktree / "docs" / "index.md").write_text("# Home\nchanged on feature\n")
     env = git_env({"GIT_COMMITTER_DATE": D2, "GIT_AUTHOR_DATE": D2})
     subprocess.run(["git", "commit", "-q", "-am", "feature"], cwd=worktree, env=env, check=True)
-    built = site_at(worktree, site).build(strict=True)
+    built = Site.checkout(worktree, site).build(strict=True)
     assert built.error is None, built.messages()
     assert built.messages() == []
     urls = built.sitemap()

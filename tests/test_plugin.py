@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import logging
 
 import pytest
 
@@ -19,13 +18,6 @@ def utc(date: str) -> str:
     import datetime as dt
 
     return dt.datetime.fromisoformat(date).astimezone(dt.timezone.utc).isoformat()
-
-
-@pytest.fixture
-def site(tmp_path):
-    s = Site(tmp_path / "project")
-    s.repo.write(".gitignore", "site/\n")
-    return s
 
 
 def test_pages_are_dated_by_their_last_commit(site):
