@@ -54,7 +54,7 @@ PLUS2 = dt.timezone(dt.timedelta(hours=2))
 
 def make_entries(n: int, seed: int) -> list:
     """``n`` SitemapEntry values in page order (shuffled, as a nav gives them)."""
-    from mkdocs_sitemap_pro.entry import SitemapEntry
+    from mkdocs_sitemap_pro.core.entry import SitemapEntry
 
     rng = random.Random(seed)
     start = int(dt.datetime(2018, 1, 1, tzinfo=UTC).timestamp())
@@ -80,17 +80,9 @@ def make_entries(n: int, seed: int) -> list:
 
 def gzip_level() -> tuple[int, str]:
     """The generator's gzip level and where it was found."""
-    from mkdocs_sitemap_pro import generator
+    from mkdocs_sitemap_pro.core import atomic
 
-    for mod in (generator, getattr(generator, "atomic", None)):
-        if mod is not None and hasattr(mod, "GZIP_LEVEL"):
-            return int(mod.GZIP_LEVEL), f"{mod.__name__}.GZIP_LEVEL"
-    try:
-        from mkdocs_sitemap_pro import atomic
-
-        return int(atomic.GZIP_LEVEL), "mkdocs_sitemap_pro.atomic.GZIP_LEVEL"
-    except (ImportError, AttributeError):
-        return 9, "not found; gzip's default 9"
+    return int(atomic.GZIP_LEVEL), "mkdocs_sitemap_pro.core.atomic.GZIP_LEVEL"
 
 
 def _write_pair(path: Path, data: bytes, gz: bool, level: int) -> None:
@@ -174,18 +166,18 @@ class StageTimer:
     """
 
     STAGES = (
-        ("_collect", "normalise+check"),
-        ("_sort_and_merge", "sort+merge"),
-        ("_write_shards", "serialise+write shards"),
-        ("_write_index", "index"),
+        ("collect", "normalise+check"),
+        ("sort_and_merge", "sort+merge"),
+        ("write_shards", "serialise+write shards"),
+        ("write_index", "index"),
     )
 
     def __init__(self) -> None:
-        from mkdocs_sitemap_pro import generator
+        from mkdocs_sitemap_pro.core.writer import write as pipeline
 
-        self.gen = generator
-        self.names = [(n, label) for n, label in self.STAGES if callable(getattr(generator, n, None))]
-        self.ok = any(n == "_write_shards" for n, _ in self.names)
+        self.gen = pipeline
+        self.names = [(n, label) for n, label in self.STAGES if callable(getattr(pipeline, n, None))]
+        self.ok = any(n == "write_shards" for n, _ in self.names)
         self.times: dict[str, list[float]] = {label: [] for _, label in self.names}
         self.total: list[float] = []
         self._current: dict[str, float] = {}
@@ -239,7 +231,7 @@ def memory_child(n: int, gz: bool, seed: int, out: str) -> None:
     """Subprocess body: RSS holding the entries vs peak RSS while writing them."""
     import gc
 
-    from mkdocs_sitemap_pro.generator import write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import write_sitemaps
 
     entries = make_entries(n, seed)
     gc.collect()
@@ -276,8 +268,8 @@ def main() -> int:
                    {"entries": f"{n:,}", "rounds": rounds, "gzip level": f"{level} ({level_src})",
                     "seed": args.seed})
 
-    from mkdocs_sitemap_pro.generator import write_sitemaps
-    from mkdocs_sitemap_pro.urls import normalise_loc
+    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+    from mkdocs_sitemap_pro.core.urls import normalise_loc
 
     t0 = time.perf_counter()
     entries = make_entries(n, args.seed)

@@ -60,7 +60,7 @@ def per_file_answer(repo: Path, rel: str, rule: str) -> tuple[str, str] | None:
 
 def check(history, repo: Path, answers: dict[str, tuple[str, str] | None]) -> list[str]:
     """Mismatches between our pass and the per-file answers, as readable lines."""
-    from mkdocs_sitemap_pro.git_history import Known
+    from mkdocs_sitemap_pro.core.git import Known
 
     bad: list[str] = []
     for rel, want in answers.items():
@@ -97,7 +97,7 @@ def main() -> int:
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
 
     C.isolate_git_env()
-    from mkdocs_sitemap_pro.git_history import GitHistory
+    from mkdocs_sitemap_pro.core.git import GitHistory
 
     C.print_header("git_dates: GitHistory.read vs bare git log vs git log per file",
                    {"files": n_files, "commits": n_commits, "rounds": rounds,

@@ -1,16 +1,22 @@
 """mkdocs-sitemap-pro: a correct sitemap for MkDocs sites.
 
-The package splits into a pure core and a thin MkDocs layer:
-
-- ``entry``: the plain value a sitemap URL is made of (``SitemapEntry``).
-- ``protocol``: the sitemaps.org rules for single values (changefreq, priority, lastmod).
-- ``urls``: RFC 3986 normalisation of a page URL into a sitemap ``<loc>``.
-- ``generator``: entries -> sitemap files, split at the limits, with an index and gzip.
-- ``git_history``: one pass over git history -> when each source file last changed.
-- ``robots``: the one ``Sitemap:`` line in robots.txt.
-- ``config`` / ``plugin``: the MkDocs options and hooks that tie the above together.
+Three layers, imports one way: ``cli`` -> ``plugin`` (the MkDocs layer) -> ``core``
+(the protocol and git, knowing nothing of MkDocs). This module is the public Python API
+and imports only the core, so using it needs no MkDocs build.
 """
 
-from mkdocs_sitemap_pro.entry import Alternate, SitemapEntry
+from importlib.metadata import PackageNotFoundError, version
 
-__all__ = ["Alternate", "SitemapEntry"]
+from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
+from mkdocs_sitemap_pro.core.reader import SitemapFile, read_sitemap
+from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+
+try:
+    __version__ = version("mkdocs-sitemap-pro")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "Alternate", "SitemapEntry", "SitemapFile", "WriteReport", "__version__",
+    "read_sitemap", "write_sitemaps",
+]

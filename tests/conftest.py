@@ -20,7 +20,7 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 @pytest.fixture
 def site(tmp_path):  # type: ignore[no-untyped-def]
     """An MkDocs project in a fresh git repository (see ``tests/sites.py``)."""
-    from sites import Site
+    from tests.support.sites import Site
 
     project = Site(tmp_path / "project")
     project.repo.write(".gitignore", "site/\n")

@@ -1,0 +1,168 @@
+"""The ``all`` rule: the last commit on any merged branch, as ``git log -1 -- <file>`` says.
+
+Per file, git follows at each merge the first parent the file is unchanged in (TREESAME
+to); a merge TREESAME to no parent is itself the answer, and a non-merge commit that
+changes the file is the answer. So each file's answer lies on one chain. This module
+follows every chain at once: one ``git log -m --name-status --date-order`` walk (each
+merge's diff against each parent; children before parents) keeps, per commit, the set of
+files that have "arrived" there and moves each one on. ``-m`` prints one section per
+parent *with a non-empty diff* only, so a user format cannot tell which parent a lone
+section belongs to; ``--pretty=raw`` says it with ``(from <parent>)``.
+
+An ignored commit, merge or not, passes every file on to its first parent, so naming a
+merge ignores what that merge brought in, as under ``first-parent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from mkdocs_sitemap_pro.core.git.process import LOG_FLAGS
+from mkdocs_sitemap_pro.core.git.walk import Walk, raw_date
+
+__all__ = ["AllParentsWalk"]
+
+
+class AllParentsWalk(Walk):
+    """``git log`` with default simplification, simulated for every file at once.
+
+    ``pending`` maps a commit to the files whose chain has reached it. ``--date-order``
+    shows every child before its parents, so when a commit's record arrives, every file
+    that will ever reach it is already there.
+    """
+
+    def args(self) -> list[str | bytes]:
+        return ["log", "-m", "--name-status", *LOG_FLAGS, "--pretty=raw",
+                "--date-order", self.head]
+
+    def consume(self, chunks: Iterator[list[bytes]]) -> bool:
+        # Each section: a raw header token ("commit <sha>[ (from <parent>)]\n...");
+        # with a diff it ends in "\n\n<status>" and is followed by name, status, name,
+        # ..., "" ; without a diff it ends in "\n" and the next token is a header.
+        head = self.head.encode("ascii")
+        self.pending: dict[bytes, set[bytes]] = {head: set(self.want)}
+        self.open = len(self.want)
+        date_prefix = b"committer " if self.date == "committer" else b"author "
+        state = 0  # 0: header, 1: name, 2: status or end of section
+        sha = b""
+        files: set[bytes] | None = None
+        parents: list[bytes] = []
+        when_line = b""
+        sections: dict[bytes, list[bytes]] = {}
+        names: list[bytes] | None = None
+        commits = 0
+        try:
+            for tokens in chunks:
+                for tok in tokens:
+                    if state == 1:
+                        if names is not None:
+                            names.append(tok)
+                        state = 2
+                        continue
+                    if state == 2:
+                        state = 1 if tok else 0
+                        continue
+                    # A header.
+                    has_diff = not tok.endswith(b"\n")
+                    end = tok.find(b"\n")
+                    first = tok[7:end].split(b" ")  # after "commit "
+                    if first[0] != sha:
+                        if files is not None:
+                            self._step(sha, files, parents, sections, when_line)
+                            if not self.open:
+                                return True
+                        sha = first[0]
+                        commits += 1
+                        files = self.pending.pop(sha, None)
+                        sections = {}
+                        if files is not None:
+                            parents, when_line = _raw_header(tok, date_prefix)
+                            if sha in self.boundary:
+                                parents = []
+                    if files is not None and has_diff:
+                        source = first[2][:-1] if len(first) > 2 else b""
+                        names = sections.setdefault(source, [])
+                    else:
+                        names = None
+                    state = 1 if has_diff else 0
+            if files is not None:
+                self._step(sha, files, parents, sections, when_line)
+            return not self.open
+        finally:
+            self.commits_read = commits
+
+    def _give(self, parent: bytes, files: set[bytes]) -> None:
+        """Move files on to a parent, merging the smaller set into the larger."""
+        there = self.pending.get(parent)
+        if there is None:
+            self.pending[parent] = files
+        elif len(there) >= len(files):
+            there.update(files)
+        else:
+            files.update(there)
+            self.pending[parent] = files
+
+    def _step(
+        self,
+        sha: bytes,
+        files: set[bytes],
+        parents: list[bytes],
+        sections: dict[bytes, list[bytes]],
+        when_line: bytes,
+    ) -> None:
+        """Answer or move on every file that has reached commit ``sha``."""
+        if not files:
+            return
+        if sha in self.ignored:
+            for diff in sections.values():
+                self.touched_by_ignored.update(n for n in diff if n in files)
+            if parents:
+                self._give(parents[0], files)
+            else:
+                self.open -= len(files)
+            return
+        remaining = files
+        if len(parents) <= 1:
+            diff = next(iter(sections.values()), [])
+            changed = {n for n in diff if n in remaining}
+            remaining.difference_update(changed)
+            if remaining:
+                if parents:
+                    self._give(parents[0], remaining)
+                else:  # absent from a root: only after an ignored commit added it
+                    self.open -= len(remaining)
+            remaining = changed
+        else:
+            for parent in parents:
+                parent_diff = sections.get(parent)
+                if not parent_diff:
+                    self._give(parent, remaining)
+                    return
+                stay = {n for n in parent_diff if n in remaining}
+                if len(stay) == len(remaining):
+                    continue
+                remaining.difference_update(stay)
+                self._give(parent, remaining)
+                remaining = stay
+                if not remaining:
+                    return
+        if remaining:
+            when = self._dates.get(sha)
+            if when is None:
+                when = self._dates[sha] = raw_date(when_line)
+            for key in remaining:
+                self.answer(key, sha, when)
+            self.open -= len(remaining)
+
+
+def _raw_header(token: bytes, date_prefix: bytes) -> tuple[list[bytes], bytes]:
+    """The parents and the wanted date line of a ``--pretty=raw`` header."""
+    end = token.find(b"\n\n")
+    parents: list[bytes] = []
+    when_line = b""
+    for line in (token[:end] if end >= 0 else token).split(b"\n"):
+        if line.startswith(b"parent "):
+            parents.append(line[7:])
+        elif line.startswith(date_prefix):
+            when_line = line
+    return parents, when_line

@@ -1,0 +1,203 @@
+"""Facts about the repository a site lives in, each from at most one git process.
+
+Where the top level is, HEAD, the shallow boundary, which files HEAD tracks, what git
+calls a given file, and which commits ``ignore_commits`` names. Trouble is never fatal:
+each function adds a warning a user can act on and gives the reason files cannot be
+dated (an ``Unknown``).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs_sitemap_pro.core.git.answers import Unknown
+from mkdocs_sitemap_pro.core.git.process import run_git
+
+__all__ = [
+    "COMMIT_ID",
+    "Repository",
+    "find_repository",
+    "git_names",
+    "is_commit_id",
+    "read_ignore_revs_file",
+    "resolve_ignored",
+    "tracked_files",
+]
+
+#: A commit id as a user may write it: 7 hexadecimal digits (abbreviated) up to 64
+#: (a full SHA-256 id; SHA-1 ids have 40).
+COMMIT_ID = re.compile(r"[0-9A-Fa-f]{7,64}")
+
+SHALLOW_ADVICE = (
+    "Fetch the full history: `fetch-depth: 0` for actions/checkout on GitHub Actions, "
+    "`GIT_DEPTH: 0` on GitLab CI, or `git fetch --unshallow` elsewhere."
+)
+
+
+def is_commit_id(text: str) -> bool:
+    """Whether ``text`` can name a commit (see ``COMMIT_ID``)."""
+    return bool(COMMIT_ID.fullmatch(text))
+
+
+@dataclass(frozen=True)
+class Repository:
+    """The repository a folder lies in: its top level, HEAD and shallow boundary."""
+
+    top: str
+    head: str
+    boundary: frozenset[bytes]  # the shallow clone's boundary commits; empty if complete
+
+
+def read_ignore_revs_file(path: Path) -> list[str]:
+    """The SHAs in a file in git's ``.git-blame-ignore-revs`` format, in order.
+
+    One revision a line; ``#`` starts a comment (anywhere on the line, as git reads it);
+    blank lines are skipped. An unreadable file raises ``OSError``.
+    """
+    revs: list[str] = []
+    for line in Path(path).read_text(encoding="utf-8-sig").splitlines():
+        text = line.split("#", 1)[0].strip()
+        if text:
+            revs.append(text)
+    return revs
+
+
+def find_repository(folder: Path, warnings: list[str]) -> Repository | Unknown:
+    """The repository ``folder`` lies in (one ``rev-parse``), or why there is no history."""
+    if not folder.is_dir():
+        warnings.append(f"{folder} is not a folder, so its files cannot be dated from git history.")
+        return Unknown("not-a-repo")
+    status, out, err = run_git(
+        ["rev-parse", "--show-toplevel", "--is-shallow-repository",
+         "--git-path", "shallow", "--verify", "-q", "HEAD^{commit}"],
+        folder,
+    )
+    lines = out.decode("utf-8", "surrogateescape").splitlines()
+    if len(lines) < 3:
+        detail = err.splitlines()[0] if err else "git rev-parse failed"
+        if "safe.directory" in err:
+            # Another user owns the repository (CI containers): it is one, git just
+            # will not read it. The hint command is never translated.
+            owner = err.rpartition("safe.directory")[2].strip() or str(folder)
+            warnings.append(
+                f"git refuses to read the repository at {owner}, which another user "
+                f"owns ({detail}), so its files cannot be dated from git history; "
+                f"trust it before the build: git config --global --add safe.directory {owner}"
+            )
+            return Unknown("not-a-repo")
+        warnings.append(
+            f"{folder} is not inside a git repository ({detail}), so its files cannot "
+            "be dated from git history."
+        )
+        return Unknown("not-a-repo")
+    top = os.path.realpath(lines[0])
+    if status != 0 or len(lines) < 4:
+        warnings.append(
+            f"the git repository at {top} has no commits yet, so its files cannot be "
+            "dated from git history until the first commit."
+        )
+        return Unknown("no-commits")
+    boundary: frozenset[bytes] = frozenset()
+    if lines[1].strip() == "true":
+        warnings.append(
+            f"the git repository at {top} is a shallow clone: files whose last change "
+            "is older than its oldest fetched commit cannot be dated. " + SHALLOW_ADVICE
+        )
+        try:
+            boundary = frozenset((folder / lines[2]).read_bytes().split())
+        except OSError:
+            pass
+    return Repository(top, lines[3].strip(), boundary)
+
+
+def git_names(paths: Sequence[Path], top: str) -> list[bytes | None]:
+    """Each file's path relative to the top level, as git prints it (None: outside).
+
+    Symlinks are resolved (a page is dated by the file its content comes from).
+    Folders are resolved once each; a file itself costs one ``lstat``.
+    """
+    folders: dict[str, str] = {}
+    prefix = top.rstrip(os.sep) + os.sep
+    names: list[bytes | None] = []
+    for path in paths:
+        folder, name = os.path.split(os.path.abspath(path))
+        real_folder = folders.get(folder)
+        if real_folder is None:
+            real_folder = folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folder, name)
+        if os.path.islink(real):
+            real = os.path.realpath(real)
+        if not real.startswith(prefix) or len(real) == len(prefix):
+            names.append(None)
+            continue
+        names.append(os.fsencode(real[len(prefix):].replace(os.sep, "/")))
+    return names
+
+
+def tracked_files(top: str, candidates: set[bytes], warnings: list[str]) -> set[bytes]:
+    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``)."""
+    if not candidates:
+        return set()
+    args: list[str | bytes] = ["--literal-pathspecs", "ls-tree", "-r", "-z",
+                               "--name-only", "--full-tree", "HEAD"]
+    common = _common_folder(candidates)
+    if common:
+        args += ["--", common]
+    status, out, err = run_git(args, top)
+    if status != 0:
+        warnings.append(f"git ls-tree failed in {top}: {err}")
+        return set()
+    return set(out.split(b"\0")) - {b""}
+
+
+def match_tracked(name: bytes, tracked: set[bytes]) -> bytes | None:
+    """The tracked name for a path, also across Unicode NFC/NFD spellings, or None."""
+    if name in tracked:
+        return name
+    text = os.fsdecode(name)
+    for form in ("NFC", "NFD"):
+        other = os.fsencode(unicodedata.normalize(form, text))
+        if other in tracked:
+            return other
+    return None
+
+
+def resolve_ignored(top: str, commits: Sequence[str], warnings: list[str]) -> frozenset[bytes]:
+    """Full SHAs of ``ignore_commits`` (one ``cat-file``); warn about unknown ones."""
+    names = list(dict.fromkeys(s.strip() for s in commits if s.strip()))
+    good = [n for n in names if is_commit_id(n)]
+    for bad in names:
+        if bad not in good:
+            warnings.append(
+                f"ignore_commits: {bad!r} is not a commit SHA (7 to 64 hex digits); it is ignored."
+            )
+    if not good:
+        return frozenset()
+    query = "".join(f"{n}^{{commit}}\n" for n in good).encode()
+    status, out, err = run_git(
+        ["cat-file", "--batch-check=%(objectname) %(objecttype)"], top, stdin=query
+    )
+    lines = out.decode("utf-8", "replace").splitlines()
+    shas: set[bytes] = set()
+    for name, line in zip(good, lines + [""] * (len(good) - len(lines))):
+        fields = line.split()
+        if len(fields) == 2 and fields[1] == "commit":
+            shas.add(fields[0].encode())
+        else:
+            why = "is ambiguous" if line.endswith("ambiguous") else "is not a commit"
+            warnings.append(
+                f"ignore_commits: {name!r} {why} in the repository at {top}; it is ignored."
+            )
+    return frozenset(shas)
+
+
+def _common_folder(names: Iterable[bytes]) -> bytes:
+    """The deepest folder holding every name (``b""`` for the top level)."""
+    folders = [posixpath.dirname(n) for n in names]
+    return posixpath.commonpath(folders) if folders else b""

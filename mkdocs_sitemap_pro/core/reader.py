@@ -1,0 +1,146 @@
+"""Sitemap files -> values: a reader for ``<urlset>`` and ``<sitemapindex>``, ``.xml`` or ``.gz``.
+
+Used by the writer (to read the previous index before replacing it) and by the checker.
+Sitemaps read here may come from anywhere, so parsing is safe by construction: lxml
+with a parser that resolves no entities, loads no DTD, reads nothing from the network
+and refuses huge trees; gzip data is expanded only up to a cap. Values are kept as the
+text the file holds (stripped of surrounding white space), so a checker can judge them.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from lxml import etree
+
+from mkdocs_sitemap_pro.core.entry import Alternate
+from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
+
+__all__ = ["ReadEntry", "SitemapFile", "SitemapReadError", "decompress", "read_sitemap", "parse_sitemap"]
+
+_GZIP_MAGIC = b"\x1f\x8b"
+#: How far a ``.gz`` file may expand: the protocol's limit, plus room to see it broken.
+DEFAULT_EXPAND_LIMIT = 2 * MAX_BYTES
+
+
+class SitemapReadError(ValueError):
+    """The data is not a sitemap: not XML, not gzip, too large, or another root element."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadEntry:
+    """One ``<url>`` or ``<sitemap>`` child as written: its fields' texts (None if absent)."""
+
+    loc: str
+    lastmod: str | None = None
+    changefreq: str | None = None
+    priority: str | None = None
+    alternates: tuple[Alternate, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SitemapFile:
+    """A parsed sitemap file: which kind, its namespace, its children and its size."""
+
+    kind: Literal["urlset", "sitemapindex"]
+    namespace: str | None
+    entries: tuple[ReadEntry, ...]
+    size: int  # bytes of XML (after expanding a .gz)
+    declares_xhtml: bool = False
+
+    @property
+    def is_index(self) -> bool:
+        return self.kind == "sitemapindex"
+
+
+def _parser(recover: bool) -> etree.XMLParser:
+    """A parser that cannot be made to read anything but the bytes it is given."""
+    return etree.XMLParser(
+        resolve_entities=False,
+        load_dtd=False,
+        dtd_validation=False,
+        no_network=True,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+        recover=recover,
+    )
+
+
+def decompress(data: bytes, limit: int = DEFAULT_EXPAND_LIMIT) -> bytes:
+    """Expand gzip ``data``, refusing to produce more than ``limit`` bytes."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        out = inflater.decompress(data, limit + 1)
+    except zlib.error as error:
+        raise SitemapReadError(f"not valid gzip data: {error}") from None
+    if len(out) > limit:
+        raise SitemapReadError(f"expands to more than {limit:,} bytes")
+    return out
+
+
+def parse_sitemap(data: bytes, *, recover: bool = False, expand_limit: int = DEFAULT_EXPAND_LIMIT
+                  ) -> SitemapFile:
+    """Parse sitemap bytes (gzip detected by its magic number).
+
+    ``recover`` reads what it can of a truncated or broken file (the writer's view of a
+    previous index a killed build may have cut short); the checker reads strictly.
+    """
+    if data[:2] == _GZIP_MAGIC:
+        data = decompress(data, expand_limit)
+    try:
+        root = etree.fromstring(data, _parser(recover))
+    except etree.XMLSyntaxError as error:
+        raise SitemapReadError(f"not well-formed XML: {error}") from None
+    if root is None:
+        raise SitemapReadError("no XML element found")
+    name = etree.QName(root)
+    if name.localname not in ("urlset", "sitemapindex"):
+        raise SitemapReadError(
+            f"the root element is <{name.localname}>, not <urlset> or <sitemapindex>"
+        )
+    child_name = "url" if name.localname == "urlset" else "sitemap"
+    entries = tuple(
+        _entry(child) for child in root if isinstance(child.tag, str)
+        and etree.QName(child).localname == child_name
+    )
+    return SitemapFile(
+        kind=name.localname,  # type: ignore[arg-type]  # checked just above
+        namespace=name.namespace,
+        entries=entries,
+        size=len(data),
+        declares_xhtml=XHTML_NS in (root.nsmap or {}).values(),
+    )
+
+
+def read_sitemap(path: Path | str, *, recover: bool = False,
+                 expand_limit: int = DEFAULT_EXPAND_LIMIT) -> SitemapFile:
+    """Read and parse the sitemap file at ``path``; ``OSError`` if it cannot be read."""
+    return parse_sitemap(Path(path).read_bytes(), recover=recover, expand_limit=expand_limit)
+
+
+def _entry(element: etree._Element) -> ReadEntry:
+    """The texts of one ``<url>``/``<sitemap>`` child's fields, and its alternates."""
+    fields: dict[str, str] = {}
+    alternates: list[Alternate] = []
+    for field in element:
+        if not isinstance(field.tag, str):
+            continue
+        qname = etree.QName(field)
+        if qname.localname == "link" and qname.namespace == XHTML_NS:
+            if field.get("rel") == "alternate":
+                alternates.append(Alternate(field.get("hreflang") or "", field.get("href") or ""))
+            continue
+        if qname.namespace not in (None, SITEMAP_NS):
+            continue  # image:, news:, video: extensions are not ours to read
+        fields.setdefault(qname.localname, (field.text or "").strip())
+    return ReadEntry(
+        loc=fields.get("loc", ""),
+        lastmod=fields.get("lastmod"),
+        changefreq=fields.get("changefreq"),
+        priority=fields.get("priority"),
+        alternates=tuple(alternates),
+    )

@@ -1,0 +1,225 @@
+"""Sorted items -> ``<urlset>`` files: streamed into temporary files, split at the limits.
+
+Step two of ``write_sitemaps``. A file takes entries while both its URL count and its
+exact UTF-8 size (declaration, root tags and every ``<url>`` line included) stay within
+``max_urls`` and ``max_bytes``; the next entry that would cross either starts a new file.
+An entry too big even for an empty file is dropped.
+
+``xhtml:link`` alternates: a ``<urlset>`` declares ``xmlns:xhtml`` when an entry with
+alternates could fall into it, judged when the file is started (the next such entry is
+fewer than ``max_urls`` entries ahead). So a file with alternates always declares the
+namespace, a site without alternates never does, and rarely a file declares it without
+using it (harmless). The declaration is counted in the file's bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+from operator import itemgetter
+from pathlib import Path
+
+from mkdocs_sitemap_pro.core.atomic import CHUNK_BYTES, StagedFiles, TwinWriter
+from mkdocs_sitemap_pro.core.protocol import MAX_URLS, SITEMAP_NS, XHTML_NS, SitemapError
+from mkdocs_sitemap_pro.core.writer.items import Dropped, Item
+from mkdocs_sitemap_pro.core.writer.options import WriteOptions
+
+__all__ = ["XML_DECLARATION", "Shard", "too_many_files", "write_shards"]
+
+XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
+URLSET_START = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'
+URLSET_START_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'
+URLSET_END = "</urlset>\n"
+
+
+@dataclass(slots=True)
+class Shard:
+    """A written temporary urlset and what the index needs to know about it."""
+
+    temp: Path
+    gz_temp: Path | None
+    count: int
+    newest: dt.date | dt.datetime | None
+
+
+
+def too_many_files(url_count: int, max_urls: int) -> str:
+    """The error text for a site that needs more files than one index may list."""
+    return (
+        f"{url_count:,} URLs need more than {MAX_URLS:,} sitemap files at "
+        f"max_urls={max_urls:,}, more than one sitemap index may list; raise max_urls"
+    )
+
+
+
+class _ShardStream:
+    """The urlset files being written, one after the other, into temporary files.
+
+    Holds the open file, its URL count and byte size so far (end tag excluded), the
+    text not yet written, and the newest entry in it.
+    """
+
+    def __init__(self, staged: StagedFiles, options: WriteOptions, url_total: int) -> None:
+        self.staged, self.stem, self.gzip = staged, options.stem, options.gzip
+        self.url_total, self.max_urls = url_total, options.max_urls
+        # The most bytes a file may hold before its end tag.
+        self.room = options.max_bytes - len(URLSET_END)
+        self.shards: list[Shard] = []
+        self.writer: TwinWriter | None = None
+        self.pending: list[str] = []
+        self.pending_bytes = 0
+        self.count = self.max_urls  # "the current file is full": the first entry opens one
+        self.size = 0
+        self.newest: Item | None = None
+
+    def start(self, header: str) -> None:
+        """Finish the current file, if any, and open the next with ``header``."""
+        self.finish()
+        if len(self.shards) >= MAX_URLS:
+            raise SitemapError(too_many_files(self.url_total, self.max_urls))
+        label = f"{self.stem}-{len(self.shards) + 1}.xml"
+        temp, handle = self.staged.new(label)
+        gz_temp, gz_handle = self.staged.new(label + ".gz") if self.gzip else (None, None)
+        self.writer = TwinWriter(handle, gz_handle)
+        self.shards.append(Shard(temp, gz_temp, 0, None))
+        self.pending = [header]
+        self.pending_bytes = self.size = len(header)
+        self.count = 0
+        self.newest = None
+
+    def add(self, text: str, nbytes: int, count: int, newest: Item | None) -> None:
+        """Append ``count`` serialised entries, ``nbytes`` long, whose newest is ``newest``."""
+        self.pending.append(text)
+        self.pending_bytes += nbytes
+        self.size += nbytes
+        self.count += count
+        if newest is not None and (self.newest is None or _later(newest, self.newest)):
+            self.newest = newest
+        if self.pending_bytes >= CHUNK_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.writer is not None and self.pending:
+            self.writer.write("".join(self.pending))
+            self.pending = []
+            self.pending_bytes = 0
+
+    def finish(self) -> None:
+        """Write the end tag and close the current file, if one is open."""
+        if self.writer is None:
+            return
+        self.pending.append(URLSET_END)
+        self.flush()
+        writer, self.writer = self.writer, None
+        writer.close()
+        shard = self.shards[-1]
+        shard.count = self.count
+        shard.newest = None if self.newest is None else self.newest[3]
+
+    def abandon(self) -> None:
+        if self.writer is not None:
+            self.writer.abandon()
+            self.writer = None
+
+
+def _later(item: Item, than: Item) -> bool:
+    """Whether ``item``'s lastmod is strictly newer than ``than``'s (both dated)."""
+    return item[2] is not None and than[2] is not None and item[2] > than[2]
+
+
+_BLOCK = 8192  # entries serialised at a time: bounded memory, C-speed list operations
+_newest_of = itemgetter(2)
+
+
+def write_shards(
+    ordered: list[Item],
+    staged: StagedFiles,
+    options: WriteOptions,
+    any_alternates: bool,
+    dropped: list[Dropped],
+) -> list[Shard]:
+    """Stream the sorted entries into temporary urlset files; return them in order.
+
+    Entries are serialised a block at a time. In the usual block (no alternates, no
+    entry too big for an empty file) the cut points come from running byte totals by
+    bisection, and the text goes out in joined slices, so the per-entry work is a list
+    comprehension. Any other block is placed entry by entry.
+    """
+    max_urls = options.max_urls
+    stream = _ShardStream(staged, options, len(ordered))
+    alternates = [i for i, item in enumerate(ordered) if item[5]] if any_alternates else []
+    room = stream.room
+    plain_room = room - len(URLSET_START)  # the most one entry may take in a plain file
+    try:
+        for first in range(0, len(ordered), _BLOCK):
+            block = ordered[first : first + _BLOCK]
+            records = [f"<url><loc>{item[1]}</loc>{item[4]}</url>\n" for item in block]
+            if "".join(records).isascii():
+                sizes = list(map(len, records))
+            else:
+                sizes = [len(record.encode("utf-8")) for record in records]
+            if any_alternates or max(sizes) > plain_room:
+                _place_one_by_one(stream, first, block, records, sizes, alternates, dropped)
+                continue
+            totals = list(accumulate(sizes, initial=0))
+            i, end = 0, len(block)
+            while i < end:
+                if stream.count >= max_urls or stream.size + sizes[i] > room:
+                    stream.start(URLSET_START)
+                last = min(end, i + max_urls - stream.count)
+                j = bisect_right(totals, totals[i] + room - stream.size, i, last + 1) - 1
+                assert j > i  # entry i fits: checked just above
+                dated = list(filter(_newest_of, block[i:j]))
+                stream.add(
+                    "".join(records[i:j]),
+                    totals[j] - totals[i],
+                    j - i,
+                    max(dated, key=_newest_of) if dated else None,
+                )
+                i = j
+        stream.finish()
+    except BaseException:
+        stream.abandon()
+        raise
+    return stream.shards
+
+
+def _place_one_by_one(
+    stream: _ShardStream,
+    first: int,
+    block: list[Item],
+    records: list[str],
+    sizes: list[int],
+    alternates: list[int],
+    dropped: list[Dropped],
+) -> None:
+    """Place a block entry by entry: it holds alternates or an entry too big to fit.
+
+    ``alternates`` are the positions (in the sorted entries) of entries with alternates.
+    A file declares ``xmlns:xhtml`` when one could fall into it: the next such entry is
+    fewer than ``max_urls`` entries ahead of the file's first.
+    """
+    room, max_urls = stream.room, stream.max_urls
+    for offset, item in enumerate(block):
+        nbytes = sizes[offset]
+        if stream.count >= max_urls or stream.size + nbytes > room:
+            header = URLSET_START
+            position = first + offset
+            ahead = bisect_left(alternates, position)
+            if ahead < len(alternates) and alternates[ahead] - position < max_urls:
+                header = URLSET_START_XHTML
+            if len(header) + nbytes > room:
+                dropped.append(
+                    Dropped(
+                        item[6],
+                        f"too big for a sitemap file of max_bytes={room + len(URLSET_END):,} "
+                        f"({nbytes:,} bytes)",
+                    )
+                )
+                continue
+            stream.start(header)
+        stream.add(records[offset], nbytes, 1, item if item[2] is not None else None)
+
+

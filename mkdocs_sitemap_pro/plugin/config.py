@@ -1,0 +1,151 @@
+"""The plugin's options, typed and validated before the build starts.
+
+Every option of the spec's table lives here. A value that cannot work fails MkDocs'
+configuration check, which names the option (``Plugin 'sitemap-pro' option 'max_urls'``),
+so a bad setting stops the build before any page is rendered.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Literal, Optional, TypeVar
+
+import pathspec
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+from mkdocs_sitemap_pro.core import protocol
+from mkdocs_sitemap_pro.core.git import is_commit_id
+from mkdocs_sitemap_pro.core.protocol import (
+    MAX_BYTES,
+    MAX_URLS,
+    MIN_BYTES,
+    check_filename,
+    check_limit,
+)
+
+T = TypeVar("T")
+
+
+def _checked(check: Callable[[], T]) -> T:
+    """Run one of the core's checks; its ``ValueError`` becomes MkDocs' ``ValidationError``."""
+    try:
+        return check()
+    except ValueError as error:
+        raise base.ValidationError(str(error)) from None
+
+
+class _BoundedInt(c.BaseConfigOption[int]):
+    """A whole number within ``[low, high]`` (``True``/``False`` are not numbers here)."""
+
+    def __init__(self, low: int, high: int, default: int) -> None:
+        super().__init__()
+        self.default = default
+        self.low, self.high = low, high
+
+    def run_validation(self, value: object) -> int:
+        return _checked(lambda: check_limit(value, self.low, self.high))
+
+
+class _Filename(c.BaseConfigOption[str]):
+    """A bare ``*.xml`` file name in the root of site_dir (robots.txt points to it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = "sitemap.xml"
+
+    def run_validation(self, value: object) -> str:
+        return _checked(lambda: check_filename(value))
+
+
+class _ProtocolValue(c.BaseConfigOption[Optional[T]]):
+    """An optional value checked by one of ``protocol``'s rules (changefreq, priority)."""
+
+    def __init__(self, check: Callable[[object], T]) -> None:
+        super().__init__()
+        self.default = None
+        self._check = check
+
+    def run_validation(self, value: object) -> T | None:
+        if value is None:
+            return None
+        return _checked(lambda: self._check(value))
+
+
+class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
+    """A list of commit SHAs, or the path of a ``.git-blame-ignore-revs`` style file.
+
+    The path is resolved against the folder of mkdocs.yml and must exist: a missing file
+    would silently date pages by the commits the user meant to ignore.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = []
+
+    def run_validation(self, value: object) -> list[str] | str:
+        if isinstance(value, str):
+            folder = os.path.dirname(self.config_file_path or "")
+            path = os.path.normpath(os.path.join(folder, value))
+            if not os.path.isfile(path):
+                raise base.ValidationError(f"the file {value!r} does not exist (looked for {path})")
+            return path
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            for sha in value:
+                if not is_commit_id(sha):
+                    raise base.ValidationError(
+                        f"{sha!r} is not a commit SHA (7 to 64 hexadecimal digits)"
+                    )
+            return [v.lower() for v in value]
+        raise base.ValidationError(
+            "expected a list of commit SHAs or the path of a .git-blame-ignore-revs file"
+        )
+
+    def pre_validation(self, config: base.Config, key_name: str) -> None:
+        self.config_file_path = config.config_file_path
+
+
+class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
+    """Patterns in ``exclude_docs`` syntax (gitignore style): a list or a multi-line string."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = []
+
+    def run_validation(self, value: object) -> pathspec.gitignore.GitIgnoreSpec:
+        if isinstance(value, str):
+            lines = value.splitlines()
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            lines = value
+        else:
+            raise base.ValidationError("expected a list of patterns (gitignore syntax)")
+        try:
+            return pathspec.gitignore.GitIgnoreSpec.from_lines(lines)
+        except ValueError as error:
+            raise base.ValidationError(str(error)) from None
+
+
+class SitemapProConfig(base.Config):
+    """The options of ``sitemap-pro`` in mkdocs.yml (see the README's options table)."""
+
+    enabled = c.Type(bool, default=True)
+    filename = _Filename()
+    max_urls = _BoundedInt(1, MAX_URLS, MAX_URLS)
+    max_bytes = _BoundedInt(MIN_BYTES, MAX_BYTES, MAX_BYTES)
+    index = c.Choice[Literal["auto", "always"]](("auto", "always"), default="auto")
+    gzip = c.Type(bool, default=True)
+    lastmod = c.Choice[Literal["git", "mtime", "none"]](("git", "mtime", "none"), default="git")
+    lastmod_fallback = c.Choice[Literal["omit", "mtime", "build_time"]](
+        ("omit", "mtime", "build_time"), default="omit"
+    )
+    lastmod_format = c.Choice[Literal["datetime", "date"]](("datetime", "date"), default="datetime")
+    git_date = c.Choice[Literal["committer", "author"]](("committer", "author"), default="committer")
+    git_history = c.Choice[Literal["first-parent", "all"]](
+        ("first-parent", "all"), default="first-parent"
+    )
+    ignore_commits = _IgnoreCommits()
+    changefreq = _ProtocolValue(protocol.check_changefreq)
+    priority = _ProtocolValue(protocol.check_priority)
+    exclude = _Exclude()
+    robots_txt = c.Type(bool, default=True)

@@ -1,0 +1,67 @@
+"""What a rendered page's ``<head>`` tells search engines about indexing it.
+
+A theme or a page template can say ``<meta name="robots" content="noindex">`` or point
+``<link rel="canonical">`` elsewhere, and a redirect stub (mkdocs-redirects writes them)
+says ``<meta http-equiv="refresh">``; listing such a page would contradict the page
+itself. Only the head is scanned, with a quick pre-check, since this runs once per page.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from mkdocs_sitemap_pro.plugin.front_matter import robots_forbids_indexing
+
+_HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
+_TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
+_ATTR = re.compile(
+    r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.IGNORECASE
+)
+_ROBOTS_NAMES = frozenset({"robots", "googlebot"})
+# Words a tag must hold to matter here; most head tags hold none and are skipped unparsed.
+_NEEDLES = ("robots", "googlebot", "canonical", "refresh")
+
+
+@dataclass(frozen=True)
+class HeadDirectives:
+    """The indexing directives found in a page's head."""
+
+    noindex: bool = False
+    canonical: str | None = None
+    refresh: bool = False  # a meta refresh: the page is a redirect stub
+
+
+def read_head(page_html: str) -> HeadDirectives:
+    """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh."""
+    end = _HEAD_END.search(page_html)
+    head = page_html[: end.start()] if end else page_html
+    lowered = head.lower()
+    if not any(needle in lowered for needle in _NEEDLES):
+        return HeadDirectives()
+    noindex = refresh = False
+    canonical: str | None = None
+    for match in _TAG.finditer(head):
+        text = match.group(2).lower()
+        if not any(needle in text for needle in _NEEDLES):
+            continue
+        attrs = _attributes(match.group(2))
+        if match.group(1).lower() == "meta":
+            if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
+                attrs.get("content", "")
+            ):
+                noindex = True
+            elif attrs.get("http-equiv", "").lower() == "refresh":
+                refresh = True
+        elif canonical is None and "canonical" in attrs.get("rel", "").lower().split():
+            canonical = attrs.get("href")
+    return HeadDirectives(noindex=noindex, canonical=canonical, refresh=refresh)
+
+
+def _attributes(text: str) -> dict[str, str]:
+    """The attributes of one tag, names lowercased, values with entities resolved."""
+    attrs: dict[str, str] = {}
+    for name, dq, sq, bare in _ATTR.findall(text):
+        attrs.setdefault(name.lower(), html.unescape(dq or sq or bare))
+    return attrs

@@ -1,0 +1,141 @@
+"""After the build: collect -> date -> entries -> write -> robots.txt -> report.
+
+``write_sitemap`` is the whole of ``on_post_build``: one call that a test can drive with
+a real MkDocs config and file list, without MkDocs' event machinery. It turns the built
+pages into core inputs and calls the core; every message goes through ``report``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+
+from mkdocs_sitemap_pro.core.entry import SitemapEntry
+from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.protocol import SitemapError
+from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.plugin import report, theme
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.dating import Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
+from mkdocs_sitemap_pro.plugin.report import log
+
+__all__ = ["Build", "site_url_of", "write_sitemap"]
+
+_HINT = "set site_url in mkdocs.yml to the published address, e.g. https://example.com/docs/"
+
+
+@dataclass(frozen=True)
+class Build:
+    """What the pipeline needs of one finished MkDocs build."""
+
+    config: MkDocsConfig
+    files: Files
+    collector: PageCollector
+    history: GitHistory | None
+    build_time: dt.datetime
+    serving: bool = False  # under `mkdocs serve`, site_url is the local address
+
+
+def site_url_of(config: MkDocsConfig) -> SiteUrl:
+    """The checked site URL; a ``PluginError`` naming ``site_url`` if it cannot be one."""
+    if not config.site_url:
+        raise PluginError(
+            f"sitemap-pro: site_url is required, since sitemaps hold absolute URLs; {_HINT}"
+        )
+    try:
+        return SiteUrl(config.site_url)
+    except ValueError as error:
+        raise PluginError(f"sitemap-pro: site_url {error}; {_HINT}") from None
+
+
+def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None:
+    """Write the sitemap tree and the robots.txt line for a finished build.
+
+    Returns what was written, or None when no page belongs in a sitemap (then nothing
+    is written and robots.txt is left alone). A failed write raises ``PluginError``
+    and leaves the previous sitemap files as they were.
+    """
+    config = build.config
+    site = site_url_of(config)
+    found = build.collector.collect(build.files)
+    report.collection(found)
+    dated = date_pages(
+        found.pages,
+        mode=options.lastmod,
+        fallback=options.lastmod_fallback,
+        history=build.history,
+        build_time=build.build_time,
+    )
+    report.dating(dated, options.lastmod)
+    try:
+        written = write_sitemaps(
+            _entries(found, dated.lastmods, options),
+            config.site_dir,
+            site.url,
+            filename=options.filename,
+            max_urls=options.max_urls,
+            max_bytes=options.max_bytes,
+            index=options.index,
+            gzip=options.gzip,
+            lastmod_format=options.lastmod_format,
+            build_time=build.build_time,
+        )
+    except (OSError, SitemapError) as error:
+        raise PluginError(
+            f"sitemap-pro: could not write the sitemap into {config.site_dir}: {error}; "
+            "the previous sitemap files were left as they were"
+        ) from error
+    report.written(written, {page.url: page.src_uri for page in found.pages})
+    if written.url_count == 0:
+        log.warning(
+            "no page belongs in the sitemap, so none was written and robots.txt was left alone"
+        )
+        return None
+    if options.robots_txt:
+        _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
+    theme.warn_about_instant_navigation(config, options.filename, written.is_index)
+    log.info(report.summary_line(written, dated))
+    return written
+
+
+def _entries(
+    found: Collection, lastmods: dict[str, Lastmod], options: SitemapProConfig
+) -> list[SitemapEntry]:
+    """One entry per listed page: its URL, its date, and its or the default settings."""
+    entries = []
+    for page in found.pages:
+        settings = page.settings
+        entries.append(
+            SitemapEntry(
+                loc=page.url,
+                lastmod=lastmods.get(page.src_uri),
+                changefreq=settings.changefreq or options.changefreq,
+                priority=settings.priority if settings.priority is not None else options.priority,
+            )
+        )
+    return entries
+
+
+def _update_robots(site_dir: Path, site: SiteUrl, sitemap_url: str, serving: bool) -> None:
+    """Add the Sitemap: line to the built robots.txt; advise when crawlers will not read it."""
+    robots_path = site_dir / "robots.txt"
+    try:
+        add_sitemap_line(robots_path, sitemap_url)
+    except RobotsError as error:
+        log.warning(f"{error}; the sitemap was written, but robots.txt does not name it")
+        return
+    # Crawlers read robots.txt only at the host's root, never below a path.
+    if not serving and not site.at_host_root:
+        log.info(
+            f"robots.txt was written at {site.join('robots.txt')}, but crawlers read it "
+            f"only at the root of the host; add this line to the root robots.txt: "
+            f"Sitemap: {sitemap_url}"
+        )

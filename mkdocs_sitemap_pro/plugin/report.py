@@ -1,0 +1,67 @@
+"""What a build tells its user: warnings naming the page, DEBUG detail, one INFO line.
+
+Every message of the MkDocs layer is logged here, through MkDocs' plugin logger (so
+``--strict`` turns warnings into a failed build), and the INFO line that sums a build up
+is built in one place.
+"""
+
+from __future__ import annotations
+
+from mkdocs.plugins import get_plugin_logger
+
+from mkdocs_sitemap_pro.core.writer import WriteReport
+from mkdocs_sitemap_pro.plugin.dating import Dating
+from mkdocs_sitemap_pro.plugin.pages import Collection
+
+log = get_plugin_logger("sitemap-pro")
+
+
+def collection(found: Collection) -> None:
+    """Warn about bad page settings; say at DEBUG why pages were left out."""
+    for src_uri, message in found.problems:
+        log.warning(f"page '{src_uri}': {message}")
+    for src_uri, reason in sorted(found.left_out.items()):
+        log.debug(f"page '{src_uri}' left out: {reason}")
+
+
+def dating(dated: Dating, mode: str) -> None:
+    """Git trouble means dates the sitemap should have and lacks: warn, so --strict fails."""
+    for message in dated.warnings:
+        log.warning(message)
+    for src_uri, reason in dated.undated:
+        log.debug(f"page '{src_uri}' not dated by {mode}: {reason}")
+
+
+def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
+    """What the writer left out or merged, named by page where it can be."""
+    for dropped in report.dropped:
+        page = pages_by_url.get(dropped.loc, dropped.loc)
+        log.warning(f"page '{page}' left out of the sitemap: {dropped.reason}")
+    for dropped in report.dropped_lastmods:
+        page = pages_by_url.get(dropped.loc, dropped.loc)
+        log.warning(f"page '{page}': lastmod left out: {dropped.reason}")
+    for loc in report.duplicates:
+        log.info(f"two pages share the URL {loc}; it is listed once, with the newest lastmod")
+    for name in report.removed:
+        log.debug(f"removed stale sitemap file {name}")
+
+
+def summary_line(report: WriteReport, dated: Dating) -> str:
+    """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz); lastmod: 1,180 git, 24 omitted (generated)``."""
+    files = len(report.files)
+    shards = files - 1 if report.is_index else files
+    where = report.files[0] if files else "nothing"
+    if report.is_index:
+        where += f", an index of {_count(shards, 'file')}"
+    if report.gz_files:
+        where += ", .gz"
+    parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
+    for reason, count in dated.omitted.most_common():
+        parts.append(f"{count:,} omitted ({reason})")
+    lastmods = "; lastmod: " + ", ".join(parts) if parts else ""
+    return f"{report.url_count:,} URLs in {_count(shards, 'file')} ({where}){lastmods}"
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 file``, ``3 files``."""
+    return f"{number:,} {noun}" if number == 1 else f"{number:,} {noun}s"

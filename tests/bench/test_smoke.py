@@ -1,0 +1,36 @@
+"""Smoke test of the benchmarks: each runs at its ``--quick`` size and reports a ratio.
+
+No timing is asserted (machines are noisy); only that every bench runs to the end, exits
+0 (``git_dates`` exits 2 if our dates differ from ``git log -1``) and prints its
+``ratio ...`` lines. Scratch repositories go to pytest's tmp_path, not bench/.work/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support import REPO
+
+BENCH = REPO / "bench"
+RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
+
+
+@pytest.mark.parametrize("script", ["git_dates.py", "generator.py", "build.py"])
+def test_bench_quick(script: str, tmp_path: Path) -> None:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1")
+    res = subprocess.run(
+        [sys.executable, str(BENCH / script), "--quick", "--work-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out[-4000:]
+    assert RATIO.search(res.stdout), out[-4000:]

@@ -1,0 +1,120 @@
+"""The single-value rules: changefreq, priority, lastmod."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+import pytest
+
+from mkdocs_sitemap_pro.core.protocol import (
+    CHANGEFREQS,
+    check_changefreq,
+    check_lastmod,
+    check_priority,
+    format_lastmod,
+    format_priority,
+    utc_key,
+)
+
+UTC = dt.timezone.utc
+PLUS2 = dt.timezone(dt.timedelta(hours=2))
+MINUS5 = dt.timezone(dt.timedelta(hours=-5, minutes=-30))
+
+
+def test_changefreqs_are_the_seven_words() -> None:
+    assert CHANGEFREQS == {"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+
+
+@pytest.mark.parametrize("word", sorted(CHANGEFREQS))
+def test_changefreq_accepts_each_word(word: str) -> None:
+    assert check_changefreq(word) == word
+
+
+@pytest.mark.parametrize("bad", ["Weekly", "sometimes", "", " daily", None, 7, ["daily"]])
+def test_changefreq_rejects_with_the_value_named(bad: object) -> None:
+    with pytest.raises(ValueError, match="changefreq") as info:
+        check_changefreq(bad)
+    assert repr(bad) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(0, 0.0), (1, 1.0), (0.5, 0.5), ("0.8", 0.8), (" .25 ", 0.25), ("1", 1.0), ("1.0", 1.0), (-0.0, 0.0)],
+)
+def test_priority_accepts_numbers_and_decimal_text(value: object, expected: float) -> None:
+    result = check_priority(value)
+    assert result == expected and isinstance(result, float)
+    assert math.copysign(1.0, result) == 1.0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [True, False, math.nan, math.inf, -math.inf, -0.1, 1.01, 2, "nan", "inf", "1e-1", "-0.5", "high", "", None, [0.5]],
+)
+def test_priority_rejects_with_the_value_named(bad: object) -> None:
+    with pytest.raises(ValueError, match="priority") as info:
+        check_priority(bad)
+    assert repr(bad) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.5, "0.5"), (0.85, "0.85"), (1.0, "1.0"), (1, "1.0"), (0.0, "0.0"), (0.1, "0.1"), (1e-5, "0.00001"), (0.3333, "0.3333")],
+)
+def test_priority_shortest_decimal_form(value: float, text: str) -> None:
+    assert format_priority(value) == text
+
+
+def test_lastmod_accepts_dates_aware_datetimes_and_iso_text() -> None:
+    assert check_lastmod(dt.date(2024, 2, 29)) == dt.date(2024, 2, 29)
+    aware = dt.datetime(2024, 2, 29, 13, 5, tzinfo=PLUS2)
+    assert check_lastmod(aware) is aware
+    assert check_lastmod("2024-02-29") == dt.date(2024, 2, 29)
+    parsed = check_lastmod("2024-02-29T13:05:00+02:00")
+    assert parsed == aware and parsed.utcoffset() == dt.timedelta(hours=2)
+    assert check_lastmod("2024-02-29T11:05Z") == aware
+    assert check_lastmod("2024-02-29T13:05:00.5-05:30").microsecond == 500000
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["yesterday", "2024-02-30", "2023-02-29", "2024-13-01", "2024-02-29T13:05:00", "2024", "", 20240229, None],
+)
+def test_lastmod_rejects_with_the_value_named(bad: object) -> None:
+    with pytest.raises(ValueError, match="lastmod") as info:
+        check_lastmod(bad)
+    assert repr(bad) in str(info.value)
+
+
+def test_lastmod_rejects_naive_datetime() -> None:
+    with pytest.raises(ValueError, match="time zone"):
+        check_lastmod(dt.datetime(2024, 2, 29, 13, 5))
+
+
+def test_format_lastmod_converts_to_utc() -> None:
+    value = dt.datetime(2024, 3, 1, 1, 30, 15, 999_999, tzinfo=PLUS2)
+    assert format_lastmod(value) == "2024-02-29T23:30:15+00:00"
+    assert format_lastmod(value, "datetime") == "2024-02-29T23:30:15+00:00"
+    assert format_lastmod(value, "date") == "2024-02-29"  # the UTC calendar date
+    late = dt.datetime(2024, 2, 29, 20, 0, tzinfo=MINUS5)
+    assert format_lastmod(late) == "2024-03-01T01:30:00+00:00"
+    assert format_lastmod(late, "date") == "2024-03-01"
+
+
+def test_format_lastmod_keeps_plain_dates_and_pads_years() -> None:
+    assert format_lastmod(dt.date(2024, 2, 29), "datetime") == "2024-02-29"
+    assert format_lastmod(dt.date(2024, 2, 29), "date") == "2024-02-29"
+    assert format_lastmod(dt.datetime(999, 1, 2, 3, 4, 5, tzinfo=UTC)) == "0999-01-02T03:04:05+00:00"
+
+
+def test_format_lastmod_rejects_naive_and_bad_format() -> None:
+    with pytest.raises(ValueError):
+        format_lastmod(dt.datetime(2024, 1, 1))
+    with pytest.raises(ValueError):
+        format_lastmod(dt.date(2024, 1, 1), "week")  # type: ignore[arg-type]
+
+
+def test_utc_key_orders_dates_and_datetimes() -> None:
+    assert utc_key(dt.date(2024, 2, 29)) == dt.datetime(2024, 2, 29, tzinfo=UTC)
+    assert utc_key(dt.datetime(2024, 2, 29, 1, tzinfo=PLUS2)) < utc_key(dt.date(2024, 2, 29))

@@ -1,0 +1,11 @@
+"""Shared test helpers, one module per job; nothing here is mocked.
+
+``dates`` (fixed commit dates), ``git`` (real repositories), ``sites`` (real MkDocs sites
+built with MkDocs' own build), ``schemas`` (validation against the official XSDs),
+``files`` (reading a written tree back), ``faults`` (files that fail like a full disk).
+"""
+
+from pathlib import Path
+
+#: The repository's root folder (the tests run from a clone of it).
+REPO = Path(__file__).resolve().parents[2]

@@ -1,0 +1,102 @@
+"""Real git repositories with fixed dates, driven by the real ``git`` program.
+
+The environment isolates git from the user's own configuration, so every test sees the
+same git whatever machine it runs on. Branches and merges are scripted with the same
+fixed dates.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """An environment that isolates git from the user's and the system's configuration."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("GIT_") and k not in {"HOME", "XDG_CONFIG_HOME"}
+    }
+    env.update(
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="Test Author",
+        GIT_AUTHOR_EMAIL="author@example.com",
+        GIT_COMMITTER_NAME="Test Committer",
+        GIT_COMMITTER_EMAIL="committer@example.com",
+        HOME=os.environ.get("HOME", "/"),
+    )
+    if extra:
+        env.update(extra)
+    return env
+
+
+class GitRepo:
+    """A real git repository in a folder, with commits at fixed dates.
+
+    ``commit(date=...)`` sets the committer date to ``date`` and the author date to a
+    different moment in a different zone (``author_date``, default: one day earlier at
+    +05:30), so tests can tell the two apart.
+    """
+
+    def __init__(self, path: Path, *, branch: str = "main") -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", branch)
+
+    def git(self, *args: str, env: dict[str, str] | None = None, check: bool = True) -> str:
+        """Run git in the repository and return its standard output."""
+        proc = subprocess.run(
+            ["git", "-c", "protocol.file.allow=always", *args],
+            cwd=self.path,
+            env=git_env(env),
+            capture_output=True,
+            text=True,
+        )
+        if check and proc.returncode != 0:
+            raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr}")
+        return proc.stdout
+
+    def write(self, relpath: str, content: str = "x\n") -> Path:
+        """Write a file (creating folders) without committing it."""
+        target = self.path / relpath
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+        return target
+
+    def commit(
+        self,
+        message: str,
+        date: str,
+        *,
+        author_date: str | None = None,
+        add: bool = True,
+        extra_args: tuple[str, ...] = (),
+    ) -> str:
+        """Commit everything (``git add -A``) at ``date`` (committer) and return the SHA."""
+        if add:
+            self.git("add", "-A")
+        env = {
+            "GIT_COMMITTER_DATE": date,
+            "GIT_AUTHOR_DATE": author_date or shift_date(date),
+        }
+        self.git("commit", "-q", "--allow-empty", "-m", message, *extra_args, env=env)
+        return self.git("rev-parse", "HEAD").strip()
+
+    def merge(self, branch: str, date: str, *args: str, author_date: str | None = None) -> str:
+        """Merge ``branch`` with ``--no-ff`` at a fixed date and return the merge's SHA."""
+        env = {
+            "GIT_COMMITTER_DATE": date,
+            "GIT_AUTHOR_DATE": author_date or shift_date(date),
+        }
+        self.git("merge", "-q", "--no-ff", "--no-edit", *args, branch, env=env, check=False)
+        return self.git("rev-parse", "HEAD").strip()
+
+
+def shift_date(date: str) -> str:
+    """An author date that differs from ``date``: one day earlier, in zone +05:30."""
+    import datetime as dt
+
+    when = dt.datetime.fromisoformat(date).astimezone(dt.timezone(dt.timedelta(hours=5, minutes=30)))
+    return (when - dt.timedelta(days=1)).isoformat()
