@@ -22,6 +22,7 @@ from mkdocs_sitemap_pro.core.git import (
     Unknown,
     read_ignore_revs_file,
 )
+from tests.support.dates import day
 from tests.support.git import GitRepo, git_env
 
 RULES = ("first-parent", "all")
@@ -36,14 +37,6 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key)
     for key, value in git_env().items():
         monkeypatch.setenv(key, value)
-
-
-def day(n: int, hour: int = 12, zone: str = "+02:00") -> str:
-    """A fixed committer date: day ``n`` of 2024 (n may exceed a month)."""
-    base = datetime.fromisoformat(f"2024-01-01T{hour:02d}:00:00{zone}")
-    from datetime import timedelta
-
-    return (base + timedelta(days=n)).isoformat()
 
 
 def reference(top: Path, rel: str, history: str, date: str) -> tuple[str, datetime] | None:

@@ -12,8 +12,8 @@ import pytest
 from lxml import etree
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.core.protocol import SitemapError
+from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from tests.support.schemas import SCHEMAS, SM, parse_sitemap, urls_of
 
 BASE = "https://example.com/docs/"

@@ -15,6 +15,8 @@ import pytest
 from mkdocs_sitemap_pro.core import atomic
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from tests.support.faults import fail_writes
+from tests.support.files import snapshot
 from tests.support.schemas import parse_sitemap, urls_of
 
 BASE = "https://example.com/"
@@ -37,10 +39,6 @@ def entries(count: int) -> list[SitemapEntry]:
 def write(items: list[SitemapEntry], out: Path, **options: object) -> WriteReport:
     options.setdefault("build_time", BUILD)
     return write_sitemaps(items, out, BASE, **options)  # type: ignore[arg-type]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
 def test_two_runs_give_identical_bytes(tmp_path: Path) -> None:
@@ -78,48 +76,12 @@ def test_gzip_level_is_the_documented_one(tmp_path: Path) -> None:
     assert struct.unpack("<II", packed[-8:]) == (zlib.crc32(raw), len(raw))
 
 
-class _FailingFile:
-    """A real file that fails with ENOSPC once ``limit`` bytes have been written."""
-
-    def __init__(self, handle: BinaryIO, limit: int) -> None:
-        self._handle = handle
-        self._left = limit
-
-    def write(self, data: bytes) -> int:
-        if len(data) > self._left:
-            self._handle.write(bytes(data[: self._left]))
-            raise OSError(errno.ENOSPC, "No space left on device")
-        self._left -= len(data)
-        return self._handle.write(data)
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._handle, name)
-
-    def __enter__(self) -> _FailingFile:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._handle.close()
-
-
-def _fail_on(monkeypatch: pytest.MonkeyPatch, marker: str, limit: int = 200) -> None:
-    real_open = atomic.open_new
-
-    def open_new(path: Path) -> BinaryIO:
-        handle = real_open(path)
-        if marker in path.name:
-            return _FailingFile(handle, limit)  # type: ignore[return-value]
-        return handle
-
-    monkeypatch.setattr(atomic, "open_new", open_new)
-
-
 @pytest.mark.parametrize("marker", ["sitemap-3.xml.tmp", "sitemap-3.xml.gz.tmp", ".sitemap.xml.tmp", ".sitemap.xml.gz.tmp"])
 def test_failure_half_way_leaves_the_previous_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str) -> None:
     write(entries(12), tmp_path, max_urls=5)
     (tmp_path / "index.html").write_text("<p>site</p>")
     before = snapshot(tmp_path)
-    _fail_on(monkeypatch, marker)
+    fail_writes(monkeypatch, lambda name: marker in name)
     with pytest.raises(OSError) as info:
         write(entries(40), tmp_path, max_urls=4)
     assert info.value.errno == errno.ENOSPC

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.writer import write_sitemaps
 from mkdocs_sitemap_pro.core.urls import normalise_loc
+from mkdocs_sitemap_pro.core.writer import write_sitemaps
 from tests.support.schemas import parse_sitemap, urls_of
 
 BASE = "https://example.com/docs/"

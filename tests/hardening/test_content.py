@@ -12,9 +12,8 @@ from urllib.parse import unquote
 
 import pytest
 
+from tests.support.dates import D1
 from tests.support.sites import SITE_URL
-
-D1 = "2024-01-10T09:00:00+02:00"
 
 HOSTILE_NAMES = [
     "a&b", "it's", 'say "hi"', "x<y>z", "hash#tag", "what?", "100%", "%41", "two words",
@@ -167,8 +166,7 @@ def test_robots_txt_that_is_a_directory_is_a_warning_and_the_sitemap_is_written(
 def test_filename_that_is_not_a_bare_xml_name_is_a_configuration_error(site, filename):
     site.page("index.md")
     site.commit("first", D1)
-    site.config["plugins"] = [{"sitemap-pro": {"filename": filename}}]
-    site.write_config()
+    site.set_options(filename=filename)
     built = site.build()
     assert built.error is not None
     assert any("filename" in m for m in built.messages()), built.messages()

@@ -7,33 +7,20 @@ patched is the lowest-level open in ``atomic`` to inject a full disk.
 
 from __future__ import annotations
 
-import errno
 import logging
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import BinaryIO
 
 import pytest
 
-from mkdocs_sitemap_pro.core import atomic
-from tests.support.sites import SITE_URL, Site
+from tests.support.dates import D1, D2, D3
+from tests.support.faults import fail_writes
+from tests.support.files import temporaries, tree
 from tests.support.git import git_env
 from tests.support.schemas import NS, parse_sitemap, urls_of
-
-D1 = "2024-01-10T09:00:00+02:00"
-D2 = "2024-02-20T23:30:00-05:00"
-D3 = "2024-03-05T12:00:00+00:00"
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` (relative POSIX path -> bytes); folders are skipped."""
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
+from tests.support.sites import SITE_URL, Site
 
 
 def sitemap_tree(folder: Path) -> dict[str, bytes]:
@@ -43,15 +30,6 @@ def sitemap_tree(folder: Path) -> dict[str, bytes]:
         for p in sorted(folder.iterdir())
         if p.is_file() and (p.name.startswith("sitemap") or p.name == "robots.txt")
     }
-
-
-def temporaries(folder: Path) -> list[str]:
-    """Names that look like a temporary file of ours or of robots.py, anywhere in the tree."""
-    return sorted(
-        p.relative_to(folder).as_posix()
-        for p in folder.rglob("*")
-        if ".tmp" in p.name or p.name.startswith(".")
-    )
 
 
 def check_tree(site_dir: Path) -> list[str]:
@@ -76,38 +54,13 @@ def check_tree(site_dir: Path) -> list[str]:
     return locs
 
 
-def set_options(site: Site, **options: object) -> None:
-    site.config["plugins"] = [{"sitemap-pro": options}]
-    site.write_config()
-
-
-class _FullDisk:
-    """A real file that takes half of the first write, then fails with ENOSPC."""
-
-    def __init__(self, handle: BinaryIO) -> None:
-        self._handle = handle
-
-    def write(self, data: bytes) -> int:
-        self._handle.write(bytes(data[: len(data) // 2]))
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._handle, name)
-
-    def __enter__(self) -> _FullDisk:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._handle.close()
-
-
 def test_disk_full_on_the_third_shard_keeps_the_previous_tree(
     site: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for i in range(7):
         site.page(f"p{i}.md", f"# P{i}\n")
     site.commit("first", D1)
-    set_options(site, max_urls=2)
+    site.set_options(max_urls=2)
     first = site.build()
     assert first.error is None, first.messages()
     before = tree(first.site_dir)
@@ -120,17 +73,7 @@ def test_disk_full_on_the_third_shard_keeps_the_previous_tree(
     site.page("p0.md", "# P0\nchanged\n")
     site.page("p9.md", "# P9\n")
     site.commit("second", D2)
-    opened: list[str] = []
-    real_open = atomic.open_new
-
-    def open_new(path: Path) -> BinaryIO:
-        opened.append(path.name)
-        handle = real_open(path)
-        if path.name.startswith(".sitemap-3.xml.tmp-"):
-            return _FullDisk(handle)  # type: ignore[return-value]
-        return handle
-
-    monkeypatch.setattr(atomic, "open_new", open_new)
+    opened = fail_writes(monkeypatch, lambda name: name.startswith(".sitemap-3.xml.tmp-"), 64)
     built = site.build(dirty=True)  # a normal build would empty site_dir first
 
     assert any(name.startswith(".sitemap-3.xml.tmp-") for name in opened), opened
@@ -153,7 +96,7 @@ def test_disk_full_on_the_third_shard_keeps_the_previous_tree(
     check_tree(built.site_dir)
 
     # The disk has room again: the next --dirty build writes the new tree.
-    monkeypatch.setattr(atomic, "open_new", real_open)
+    monkeypatch.undo()
     again = site.build(dirty=True)
     assert again.error is None, again.messages()
     assert len(check_tree(again.site_dir)) == 8
@@ -196,7 +139,7 @@ def test_read_only_site_dir_fails_clearly_and_keeps_the_previous_tree(site: Site
     for i in range(3):
         site.page(f"p{i}.md", f"# P{i}\n")
     site.commit("first", D1)
-    set_options(site, max_urls=2)
+    site.set_options(max_urls=2)
     first = site.build()
     assert first.error is None, first.messages()
     # Change a page, not add one: MkDocs itself cannot create a new page's folder there.
@@ -262,7 +205,7 @@ def test_stale_shards_removed_and_a_users_own_sitemap_files_kept(site: Site) -> 
     for i in range(9):
         site.page(f"p{i}.md", f"# P{i}\n")
     site.commit("first", D1)
-    set_options(site, max_urls=1)
+    site.set_options(max_urls=1)
     first = site.build()
     assert first.error is None, first.messages()
     index = urls_of(parse_sitemap(first.site_dir / "sitemap.xml"))
@@ -293,7 +236,7 @@ def test_repeated_builds_are_identical_and_a_deleted_page_leaves_the_sitemap(sit
     site.commit("first", D1)
     site.page("b.md", "# B\nchanged\n")
     site.commit("second", D2)
-    set_options(site, max_urls=2)
+    site.set_options(max_urls=2)
     first = site.build()
     assert first.error is None, first.messages()
     snapshot = sitemap_tree(first.site_dir)

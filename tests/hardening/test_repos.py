@@ -7,7 +7,6 @@ a plain build; a detached HEAD is normal and says nothing.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
 import shutil
@@ -16,24 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_sitemap_pro.plugin import dating
 from mkdocs_sitemap_pro.core.git import GitHistory
-from tests.support.sites import SITE_URL, Built, Site
+from mkdocs_sitemap_pro.plugin import dating
+from tests.support.dates import D1, D2, D3, day, utc
 from tests.support.git import GitRepo, git_env
+from tests.support.sites import SITE_URL, Built, Site
 
-D1 = "2024-01-10T09:00:00+02:00"
-D2 = "2024-02-20T23:30:00-05:00"
-D3 = "2024-03-05T12:00:00+00:00"
 PLUGIN_LOGGER = "mkdocs.plugins.sitemap-pro"
-
-
-def utc(date: str) -> str:
-    """A git or ISO date as the sitemap writes it: UTC, seconds, ``+00:00``."""
-    return dt.datetime.fromisoformat(date.strip()).astimezone(dt.timezone.utc).isoformat()
-
-
-def day(n: int) -> str:
-    return f"2024-04-{n:02d}T10:00:00+01:00"
 
 
 def git_log_date(checkout: Path, path: str) -> str:

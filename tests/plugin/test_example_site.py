@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
-
-from tests.support.schemas import NS, parse_sitemap, urls_of
 
 from tests.support import REPO
+from tests.support.schemas import NS, parse_sitemap, urls_of
+
 SITE_URL = "https://example.com/docs/"
 
 

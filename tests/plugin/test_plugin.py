@@ -6,18 +6,9 @@ import gzip
 
 import pytest
 
-from tests.support.sites import SITE_URL, Site
+from tests.support.dates import D1, D2, D3, utc
 from tests.support.schemas import NS, parse_sitemap, urls_of
-
-D1 = "2024-01-10T09:00:00+02:00"  # written in UTC as 2024-01-10T07:00:00+00:00
-D2 = "2024-02-20T23:30:00-05:00"  # UTC: 2024-02-21T04:30:00
-D3 = "2024-03-05T12:00:00+00:00"
-
-
-def utc(date: str) -> str:
-    import datetime as dt
-
-    return dt.datetime.fromisoformat(date).astimezone(dt.timezone.utc).isoformat()
+from tests.support.sites import SITE_URL, Site
 
 
 def test_pages_are_dated_by_their_last_commit(site):
@@ -61,8 +52,7 @@ def test_merged_branch_counts_from_its_merge_unless_history_is_all(site):
     urls = site.build().sitemap()
     assert urls[SITE_URL + "a/"]["lastmod"] == utc(merge_date)
 
-    site.config["plugins"] = [{"sitemap-pro": {"git_history": "all"}}]
-    site.write_config()
+    site.set_options(git_history="all")
     urls = site.build().sitemap()
     assert urls[SITE_URL + "a/"]["lastmod"] == utc(branch_date)
 
@@ -70,8 +60,7 @@ def test_merged_branch_counts_from_its_merge_unless_history_is_all(site):
 def test_author_date_and_date_format(site):
     site.page("index.md")
     site.commit("first", D2, author_date="2023-12-31T23:00:00-03:00")
-    site.config["plugins"] = [{"sitemap-pro": {"git_date": "author", "lastmod_format": "date"}}]
-    site.write_config()
+    site.set_options(git_date="author", lastmod_format="date")
     urls = site.build().sitemap()
     # 23:00 at -03:00 is the next day in UTC.
     assert urls[SITE_URL]["lastmod"] == "2024-01-01"
@@ -82,8 +71,7 @@ def test_front_matter_overrides_git_and_sets_values(site):
     site.page("dated.md", "---\nsitemap:\n  lastmod: 2024-02-29\n  priority: 0.85\n  changefreq: weekly\n---\n# D\n")
     site.page("naive.md", "---\nsitemap:\n  lastmod: 2024-02-29 13:05:00\n---\n# N\n")
     site.commit("first", D3)
-    site.config["plugins"] = [{"sitemap-pro": {"changefreq": "monthly", "priority": 0.5}}]
-    site.write_config()
+    site.set_options(changefreq="monthly", priority=0.5)
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     urls = built.sitemap()
@@ -139,8 +127,7 @@ def test_pages_never_listed(site):
         theme={"name": "mkdocs", "custom_dir": "overrides"},
         hooks=["hooks/canonical.py"],
     )
-    site.config["plugins"] = [{"sitemap-pro": {"exclude": ["private/"]}}]
-    site.write_config()
+    site.set_options(exclude=["private/"])
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     assert sorted(built.sitemap()) == sorted(
@@ -272,8 +259,7 @@ def test_robots_txt_created_when_absent_and_left_alone_when_disabled(site):
     site.commit("first", D1)
     built = site.build()
     assert (built.site_dir / "robots.txt").read_text() == f"Sitemap: {SITE_URL}sitemap.xml\n"
-    site.config["plugins"] = [{"sitemap-pro": {"robots_txt": False}}]
-    site.write_config()
+    site.set_options(robots_txt=False)
     built = site.build()
     assert not (built.site_dir / "robots.txt").exists()
 
@@ -282,8 +268,7 @@ def test_second_build_gives_identical_files(site):
     for i in range(5):
         site.page(f"p{i}.md", f"# P{i}\n")
     site.commit("first", D1)
-    site.config["plugins"] = [{"sitemap-pro": {"max_urls": 2}}]
-    site.write_config()
+    site.set_options(max_urls=2)
     first = site.build()
     names = sorted(p.name for p in first.site_dir.glob("sitemap*"))
     snapshot = {n: (first.site_dir / n).read_bytes() for n in names}
@@ -308,8 +293,7 @@ def test_material_instant_navigation_warns_when_sitemap_is_an_index(site):
     site.page("a.md")
     site.commit("first", D1)
     site.config["theme"] = {"name": "material", "features": ["navigation.instant"]}
-    site.config["plugins"] = [{"sitemap-pro": {"index": "always"}}]
-    site.write_config()
+    site.set_options(index="always")
     built = site.build()
     assert any("navigation.instant" in m for m in built.messages())
     site.config["plugins"] = ["sitemap-pro"]
@@ -328,8 +312,7 @@ def test_fallbacks_for_untracked_pages(site):
     urls = built.sitemap()
     assert "lastmod" not in urls[SITE_URL + "untracked/"]
     assert any("1 omitted (untracked)" in m for m in built.infos())
-    site.config["plugins"] = [{"sitemap-pro": {"lastmod_fallback": "build_time"}}]
-    site.write_config()
+    site.set_options(lastmod_fallback="build_time")
     urls = site.build(env={"SOURCE_DATE_EPOCH": "1750000000"}).sitemap()
     assert urls[SITE_URL + "untracked/"]["lastmod"] == "2025-06-15T15:06:40+00:00"
     assert urls[SITE_URL]["lastmod"] == utc(D1)
@@ -345,11 +328,9 @@ def test_lastmod_none_and_mtime(site):
     site.page("index.md")
     site.commit("first", D1)
     os.utime(site.root / "docs" / "index.md", (1_600_000_000, 1_600_000_000))
-    site.config["plugins"] = [{"sitemap-pro": {"lastmod": "mtime"}}]
-    site.write_config()
+    site.set_options(lastmod="mtime")
     assert site.build().sitemap()[SITE_URL]["lastmod"] == "2020-09-13T12:26:40+00:00"
-    site.config["plugins"] = [{"sitemap-pro": {"lastmod": "none"}}]
-    site.write_config()
+    site.set_options(lastmod="none")
     assert "lastmod" not in site.build().sitemap()[SITE_URL]
 
 
@@ -370,8 +351,7 @@ def test_docs_outside_git_warn_so_strict_fails(tmp_path):
 def test_disabled_plugin_leaves_mkdocs_sitemap(site):
     site.page("index.md")
     site.commit("first", D1)
-    site.config["plugins"] = [{"sitemap-pro": {"enabled": False}}]
-    site.write_config()
+    site.set_options(enabled=False)
     built = site.build()
     text = (built.site_dir / "sitemap.xml").read_text()
     assert "<lastmod>" in text and utc(D1)[:10] not in text  # MkDocs' build-date sitemap
@@ -426,8 +406,7 @@ def test_theme_sitemap_template_is_not_rendered_with_another_filename(site):
     site.repo.write("overrides/sitemap.xml", "<urlset>a theme's own sitemap</urlset>\n")
     site.commit("first", D1)
     site.config["theme"] = {"name": "mkdocs", "custom_dir": "overrides"}
-    site.config["plugins"] = [{"sitemap-pro": {"filename": "pages.xml"}}]
-    site.write_config()
+    site.set_options(filename="pages.xml")
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     assert not (built.site_dir / "sitemap.xml").exists()
@@ -446,13 +425,11 @@ def test_ignore_commits_file_skips_a_reformatting_commit(site):
     reformat = site.commit("reformat", D3)
     site.repo.write(".git-blame-ignore-revs", f"# formatting\n{reformat}\n")
     site.commit("ignore file", "2024-03-06T00:00:00+00:00")
-    site.config["plugins"] = [{"sitemap-pro": {"ignore_commits": ".git-blame-ignore-revs"}}]
-    site.write_config()
+    site.set_options(ignore_commits=".git-blame-ignore-revs")
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
-    site.config["plugins"] = [{"sitemap-pro": {"ignore_commits": [reformat[:7]]}}]
-    site.write_config()
+    site.set_options(ignore_commits=[reformat[:7]])
     assert site.build().sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
     site.config["plugins"] = ["sitemap-pro"]
     site.write_config()
@@ -466,8 +443,7 @@ def test_mtime_fallback_dates_untracked_pages_by_their_file(site):
     site.commit("first", D1)
     site.page("untracked.md")
     os.utime(site.root / "docs" / "untracked.md", (1_600_000_000, 1_600_000_000))
-    site.config["plugins"] = [{"sitemap-pro": {"lastmod_fallback": "mtime"}}]
-    site.write_config()
+    site.set_options(lastmod_fallback="mtime")
     built = site.build()
     urls = built.sitemap()
     assert urls[SITE_URL + "untracked/"]["lastmod"] == "2020-09-13T12:26:40+00:00"

@@ -17,6 +17,6 @@ def utc(date: str) -> str:
 
 
 def day(n: int, hour: int = 12, zone: str = "+02:00") -> str:
-    """A fixed committer date: day ``n`` of 2024 (``n`` may exceed a month)."""
+    """A fixed committer date, ``n`` days after 2024-01-01 (``n`` may exceed a month)."""
     base = dt.datetime.fromisoformat(f"2024-01-01T{hour:02d}:00:00{zone}")
-    return (base + dt.timedelta(days=n - 1)).isoformat()
+    return (base + dt.timedelta(days=n)).isoformat()

@@ -11,6 +11,7 @@ import os
 import subprocess
 from pathlib import Path
 
+
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """An environment that isolates git from the user's and the system's configuration."""
     env = {

@@ -16,7 +16,6 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from tests.support.git import GitRepo, git_env
-
 from tests.support.schemas import NS, parse_sitemap
 
 SITE_URL = "https://example.com/docs/"
@@ -67,6 +66,11 @@ class Site:
         site = cls.__new__(cls)
         site.root, site.repo, site.config = root, like.repo, dict(like.config)
         return site
+
+    def set_options(self, **options: Any) -> None:
+        """Set the plugin's options (replacing the plugin list) and write mkdocs.yml."""
+        self.config["plugins"] = [{"sitemap-pro": options}]
+        self.write_config()
 
     def write_config(self) -> None:
         (self.root / "mkdocs.yml").write_text(yaml.safe_dump(self.config, allow_unicode=True), encoding="utf-8")

@@ -112,7 +112,3 @@ def _token_chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
             yield tokens
     if tail:
         yield [tail]
-
-
-_ZONES: dict[bytes, timezone] = {}
-
