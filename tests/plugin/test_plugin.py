@@ -296,6 +296,11 @@ def test_material_instant_navigation_warns_when_sitemap_is_an_index(site):
     site.set_options(index="always")
     built = site.build()
     assert any("navigation.instant" in m for m in built.messages())
+    # One shard under an index: "1 file", never "1 files".
+    summary = [m for m in built.infos() if m.startswith("sitemap-pro: 2 URLs")]
+    assert summary == [
+        "sitemap-pro: 2 URLs in 1 file (sitemap.xml, an index of 1 file, .gz); lastmod: 2 git"
+    ], built.infos()
     site.config["plugins"] = ["sitemap-pro"]
     site.write_config()
     built = site.build(strict=True)
@@ -413,6 +418,18 @@ def test_theme_sitemap_template_is_not_rendered_with_another_filename(site):
     assert not (built.site_dir / "sitemap.xml.gz").exists()
     assert list(built.sitemap("pages.xml")) == [SITE_URL]
     assert (built.site_dir / "robots.txt").read_text() == f"Sitemap: {SITE_URL}pages.xml\n"
+    # Dropped, but not without a word: one INFO line names the template.
+    template = site.root / "overrides" / "sitemap.xml"
+    named = [m for m in built.infos() if str(template) in m and "not rendered" in m]
+    assert len(named) == 1, built.infos()
+
+
+def test_mkdocs_own_sitemap_template_is_dropped_silently(site):
+    site.page("index.md")
+    site.commit("first", D1)
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    assert not [m for m in built.infos() if "not rendered" in m], built.infos()
 
 
 def test_ignore_commits_file_skips_a_reformatting_commit(site):

@@ -1,0 +1,61 @@
+"""The layers' arrows run one way: cli -> plugin -> core, and the core knows no MkDocs."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+import pytest
+
+from tests.support import REPO
+
+PACKAGE = REPO / "mkdocs_sitemap_pro"
+# What each layer may not import.
+FORBIDDEN = {
+    "core": ("mkdocs", "properdocs", "mkdocs_sitemap_pro.plugin", "mkdocs_sitemap_pro.cli"),
+    "plugin": ("mkdocs_sitemap_pro.cli",),
+}
+
+
+def imports_of(path: object) -> set[str]:
+    tree = ast.parse(open(path, encoding="utf-8").read())  # type: ignore[call-overload]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layer_imports_run_one_way(layer: str) -> None:
+    modules = sorted((PACKAGE / layer).rglob("*.py"))
+    assert modules
+    bad = {
+        str(path.relative_to(PACKAGE)): sorted(
+            name for name in imports_of(path)
+            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN[layer])
+        )
+        for path in modules
+    }
+    assert {k: v for k, v in bad.items() if v} == {}
+
+
+def test_the_public_api_loads_no_mkdocs() -> None:
+    code = (
+        "import sys, mkdocs_sitemap_pro, mkdocs_sitemap_pro.core.git, mkdocs_sitemap_pro.core.robots;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'properdocs')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_no_module_is_over_about_300_lines() -> None:
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 320
+    }
+    assert long == {}
