@@ -27,6 +27,11 @@ def test_example_site_builds_with_a_correct_sitemap(tmp_path):
     assert urls[SITE_URL + "reference/options/"]["priority"] == "0.8"
     for left_out in ("about/internal-notes/", "about/unlisted/", "404/"):
         assert SITE_URL + left_out not in urls
+    # `robots: noindex` in front matter: left out, and (through the example's theme
+    # override, since MkDocs' theme renders no such tag) really noindex in its HTML.
+    unlisted = (site_dir / "about" / "unlisted" / "index.html").read_text()
+    assert '<meta name="robots" content="noindex, follow">' in unlisted
+    assert '<meta name="robots"' not in (site_dir / "index.html").read_text()
     # Git-dated pages carry their last commit's date (when this checkout has history).
     committed = subprocess.run(
         ["git", "log", "-1", "--first-parent", "--format=%cI", "--", "example_site/docs/index.md"],
