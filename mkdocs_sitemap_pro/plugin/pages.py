@@ -84,8 +84,9 @@ class PageCollector:
             meta=dict(page.meta),
             head=read_head(output),
             unparsed_front_matter=src_uri in self._unparsed,
-            # As MkDocs encodes it when writing, to notice a file replaced after it.
-            size=len(output.encode("utf-8", errors="xmlcharrefreplace")),
+            # As MkDocs encodes it when writing, to notice a file replaced after it
+            # (``isascii`` is a flag lookup, so most pages are never encoded here).
+            size=len(output) if output.isascii() else len(output.encode("utf-8", "xmlcharrefreplace")),
         )
 
     def collect(self, files: Files) -> Collection:
