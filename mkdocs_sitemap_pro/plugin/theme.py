@@ -22,9 +22,9 @@ def drop_theme_sitemap(config: MkDocsConfig, files: Files) -> None:
     theme = config.theme
     # A second build with the same config (static-i18n's language builds) no longer has
     # the template among the static templates, so MkDocs would copy it out unrendered.
-    template = files.get_file_from_path(_TEMPLATE)
-    if template is not None and _in_theme(template.abs_src_path, theme.dirs):
-        files.remove(template)
+    copied = files.get_file_from_path(_TEMPLATE)
+    if copied is not None and _in_theme(copied.abs_src_path, theme.dirs):
+        files.remove(copied)
     if _TEMPLATE not in theme.static_templates:
         return
     theme.static_templates.discard(_TEMPLATE)
