@@ -25,7 +25,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
-from mkdocs_sitemap_pro.plugin.integrations import i18n
+from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -81,7 +81,11 @@ def write_sitemap(
     """
     config = build.config
     site = site_url_of(config)
-    parts = [_gather(options, each) for each in (*earlier, build)]
+    # Under `mike deploy`, the sitemap lists this version's folder only.
+    versioned = mike.version_build(config)
+    if versioned is not None:
+        site = versioned.folder
+    parts = [_gather(options, each, versioned) for each in (*earlier, build)]
     dated = _merged([part.dated for part in parts])
     report.dating(dated, options.lastmod)
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
@@ -107,21 +111,33 @@ def write_sitemap(
         written, {item.entry.loc: item.src_uri for part in parts for item in part.listed}
     )
     if written.url_count == 0:
-        log.warning(
-            "no page belongs in the sitemap, so none was written and robots.txt was left alone"
-        )
+        if versioned is not None and versioned.canonical_elsewhere:
+            log.info(
+                f"canonical_version is {versioned.canonical!r}: the pages of version "
+                f"{versioned.version} are canonical there, so no sitemap is written for it"
+            )
+        else:
+            log.warning(
+                "no page belongs in the sitemap, so none was written and robots.txt was "
+                "left alone"
+            )
         return None
-    if options.robots_txt:
+    if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     log.info(report.summary_line(written, dated))
     return written
 
 
-def _gather(options: SitemapProConfig, build: Build) -> _Part:
-    """One build's pages: collected (fallback copies of translations left out), dated."""
+def _gather(
+    options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
+) -> _Part:
+    """One build's pages: collected (fallback copies of translations and, under mike,
+    pages canonical in another version left out), dated."""
     found = build.collector.collect(build.files)
     i18n.leave_out_fallbacks(found, build.files)
+    if versioned is not None:
+        mike.leave_out_other_versions(found, versioned)
     report.collection(found)
     dated = date_pages(
         found.pages,
