@@ -96,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"committed {commit[:12]} on {settings.branch}: {index_url} lists "
               f"{', '.join(listed)}; robots.txt names it")
+    if not settings.root.at_host_root:
+        # Crawlers read robots.txt only at the root of a host.
+        print(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
+              f"crawlers read robots.txt; add there: Sitemap: {index_url}")
     if args.push:
         status, _, err = run_git(
             ["push", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
