@@ -148,4 +148,4 @@ class SitemapProConfig(base.Config):
     changefreq = _ProtocolValue(protocol.check_changefreq)
     priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
-    robots_txt = c.Type(bool, default=True)
+    robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)

@@ -8,6 +8,7 @@ pages into core inputs and calls the core; every message goes through ``report``
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,8 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dating import Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -56,8 +58,22 @@ def site_url_of(config: MkDocsConfig) -> SiteUrl:
         raise PluginError(f"sitemap-pro: site_url {error}; {_HINT}") from None
 
 
-def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None:
+@dataclass(frozen=True)
+class _Part:
+    """One build's listed pages, dated: a site's only build, or one language's."""
+
+    files: Files
+    listed: list[i18n.Listed]
+    dated: Dating
+
+
+def write_sitemap(
+    options: SitemapProConfig, build: Build, earlier: Sequence[Build] = ()
+) -> WriteReport | None:
     """Write the sitemap tree and the robots.txt line for a finished build.
+
+    ``earlier``: the finished builds of the languages static-i18n built before ``build``;
+    one sitemap lists the pages of all of them, with hreflang alternates.
 
     Returns what was written, or None when no page belongs in a sitemap (then nothing
     is written and robots.txt is left alone). A failed write raises ``PluginError``
@@ -65,19 +81,17 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
     """
     config = build.config
     site = site_url_of(config)
-    found = build.collector.collect(build.files)
-    report.collection(found)
-    dated = date_pages(
-        found.pages,
-        mode=options.lastmod,
-        fallback=options.lastmod_fallback,
-        history=build.history,
-        build_time=build.build_time,
-    )
+    # Under `mike deploy`, the sitemap lists this version's folder only.
+    versioned = mike.version_build(config)
+    if versioned is not None:
+        site = versioned.folder
+    parts = [_gather(options, each, versioned) for each in (*earlier, build)]
+    dated = _merged([part.dated for part in parts])
     report.dating(dated, options.lastmod)
+    entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
     try:
         written = write_sitemaps(
-            _entries(found, dated.lastmods, options),
+            entries,
             config.site_dir,
             site.url,
             filename=options.filename,
@@ -93,32 +107,80 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
             f"sitemap-pro: could not write the sitemap into {config.site_dir}: {error}; "
             "the previous sitemap files were left as they were"
         ) from error
-    report.written(written, {page.url: page.src_uri for page in found.pages})
+    report.written(
+        written, {item.entry.loc: item.src_uri for part in parts for item in part.listed}
+    )
     if written.url_count == 0:
-        log.warning(
-            "no page belongs in the sitemap, so none was written and robots.txt was left alone"
-        )
+        if versioned is not None and versioned.canonical_elsewhere:
+            log.info(
+                f"canonical_version is {versioned.canonical!r}: the pages of version "
+                f"{versioned.version} are canonical there, so no sitemap is written for it"
+            )
+        else:
+            log.warning(
+                "no page belongs in the sitemap, so none was written and robots.txt was "
+                "left alone"
+            )
         return None
-    if options.robots_txt:
+    if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     log.info(report.summary_line(written, dated))
     return written
 
 
+def _gather(
+    options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
+) -> _Part:
+    """One build's pages: collected (fallback copies of translations and, under mike,
+    pages canonical in another version left out), dated."""
+    found = build.collector.collect(build.files)
+    i18n.leave_out_fallbacks(found, build.files)
+    if versioned is not None:
+        mike.leave_out_other_versions(found, versioned)
+    report.collection(found)
+    dated = date_pages(
+        found.pages,
+        mode=options.lastmod,
+        fallback=options.lastmod_fallback,
+        history=build.history,
+        build_time=build.build_time,
+    )
+    return _Part(build.files, _entries(found, dated.lastmods, options), dated)
+
+
+def _merged(datings: Sequence[Dating]) -> Dating:
+    """The dating of several language builds as one (each git warning once)."""
+    if len(datings) == 1:
+        return datings[0]
+    merged = Dating()
+    for dating in datings:
+        merged.lastmods.update(dating.lastmods)
+        merged.sources.update(dating.sources)
+        merged.omitted.update(dating.omitted)
+        merged.warnings.extend(w for w in dating.warnings if w not in merged.warnings)
+        merged.undated.extend(dating.undated)
+    return merged
+
+
 def _entries(
     found: Collection, lastmods: dict[str, Lastmod], options: SitemapProConfig
-) -> list[SitemapEntry]:
+) -> list[i18n.Listed]:
     """One entry per listed page: its URL, its date, and its or the default settings."""
     entries = []
     for page in found.pages:
         settings = page.settings
         entries.append(
-            SitemapEntry(
+            i18n.Listed(
+                page.src_uri,
+                SitemapEntry(
                 loc=page.url,
                 lastmod=lastmods.get(page.src_uri),
                 changefreq=settings.changefreq or options.changefreq,
-                priority=settings.priority if settings.priority is not None else options.priority,
+                    priority=(
+                        settings.priority if settings.priority is not None else options.priority
+                    ),
+                ),
             )
         )
     return entries

@@ -19,6 +19,7 @@ from mkdocs.utils import get_build_datetime
 from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 
@@ -35,6 +36,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._serving = False
         self._history: Future[GitHistory] | None = None
         self._git_reader: ThreadPoolExecutor | None = None
+        self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Under `mkdocs serve` site_url is the local address: no robots.txt advice then.
@@ -45,6 +47,12 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return None
         # Sitemaps need absolute URLs; a bad site_url cannot give any, so stop here.
         pipeline.site_url_of(config)
+        # static-i18n starts its next language: the one just built is complete, keep it
+        # for the one sitemap written at the end.
+        if i18n.nested_build(config):
+            self._keep_language_build(config)
+        else:
+            self._languages.clear()
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self._build_time = get_build_datetime()
         self._collector = PageCollector(
@@ -74,7 +82,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         if self.config.lastmod == "git":
             self._history = self._start_history(config, files)
         # MkDocs' own sitemap would carry the build date on every page: never render it.
-        theme.drop_theme_sitemap(config)
+        theme.drop_theme_sitemap(config, files)
         return env
 
     @event_priority(-100)
@@ -84,12 +92,27 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._collector.record(page, output)
         return None
 
-    @event_priority(-100)
+    @event_priority(-200)
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        # Late, so that other plugins' output is on disk: the sitemap describes it.
-        if not self.config.enabled or self._collector is None or self._files is None:
+        # Late, so that other plugins' output is on disk: the sitemap describes it. Below
+        # static-i18n's -100, whose on_post_build builds the other languages: a nested
+        # language build waits, and the outer one writes once for every language.
+        build = self._finished_build(config)
+        if build is None or i18n.nested_build(config):
             return
-        build = pipeline.Build(
+        pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+
+    def on_shutdown(self) -> None:
+        # The git worker belongs to this instance; it ends with MkDocs.
+        if self._git_reader is not None:
+            self._git_reader.shutdown(wait=True)
+            self._git_reader = None
+
+    def _finished_build(self, config: MkDocsConfig) -> pipeline.Build | None:
+        """What the pipeline needs of the build that has just rendered its pages."""
+        if not self.config.enabled or self._collector is None or self._files is None:
+            return None
+        return pipeline.Build(
             config=config,
             files=self._files,
             collector=self._collector,
@@ -97,13 +120,12 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             build_time=self._build_time,
             serving=self._serving,
         )
-        pipeline.write_sitemap(self.config, build)
 
-    def on_shutdown(self) -> None:
-        # The git worker belongs to this instance; it ends with MkDocs.
-        if self._git_reader is not None:
-            self._git_reader.shutdown(wait=True)
-            self._git_reader = None
+    def _keep_language_build(self, config: MkDocsConfig) -> None:
+        """Keep the language static-i18n has just built, before its next one starts."""
+        build = self._finished_build(config)
+        if build is not None:
+            self._languages.keep(build, build.files)
 
     def _start_history(self, config: MkDocsConfig, files: Files) -> Future[GitHistory]:
         """Start reading git history for every source page in the plugin's worker."""

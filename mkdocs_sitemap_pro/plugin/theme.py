@@ -7,6 +7,7 @@ from pathlib import Path
 
 import mkdocs
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -14,11 +15,16 @@ _TEMPLATE = "sitemap.xml"
 _MKDOCS_TEMPLATES = Path(mkdocs.__file__).resolve().parent / "templates"
 
 
-def drop_theme_sitemap(config: MkDocsConfig) -> None:
+def drop_theme_sitemap(config: MkDocsConfig, files: Files) -> None:
     """Never render the theme's ``sitemap.xml``: it would stamp every page with the build
     date. A template of the theme's or ``custom_dir``'s own (not MkDocs' built-in one)
     is named in one INFO line, so its author knows why it does not appear."""
     theme = config.theme
+    # A second build with the same config (static-i18n's language builds) no longer has
+    # the template among the static templates, so MkDocs would copy it out unrendered.
+    copied = files.get_file_from_path(_TEMPLATE)
+    if copied is not None and _in_theme(copied.abs_src_path, theme.dirs):
+        files.remove(copied)
     if _TEMPLATE not in theme.static_templates:
         return
     theme.static_templates.discard(_TEMPLATE)
@@ -31,6 +37,14 @@ def drop_theme_sitemap(config: MkDocsConfig) -> None:
                     "writes the sitemap instead"
                 )
             return
+
+
+def _in_theme(path: str | None, dirs: list[str]) -> bool:
+    """Whether a file comes from one of the theme's folders (not from docs_dir)."""
+    if path is None:
+        return False
+    folder = Path(path).resolve().parent
+    return any(folder == Path(d).resolve() for d in dirs)
 
 
 def warn_about_instant_navigation(config: MkDocsConfig, filename: str, is_index: bool) -> None:

@@ -46,13 +46,17 @@ class NoGit(Exception):
     """The git program could not be started."""
 
 
-def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: bytes | None = None
-            ) -> tuple[int, bytes, str]:
-    """Run one git command to completion; return (exit status, stdout, stderr text)."""
+def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: bytes | None = None,
+            env: dict[str, str] | None = None) -> tuple[int, bytes, str]:
+    """Run one git command to completion; return (exit status, stdout, stderr text).
+
+    ``env``: variables set for this command on top of the process's environment.
+    """
     try:
         proc = subprocess.run(
             ["git", "--no-pager", *CONFIG, *args],
             cwd=cwd,
+            env=None if env is None else {**os.environ, **env},
             input=stdin,
             stdin=None if stdin is not None else subprocess.DEVNULL,
             capture_output=True,

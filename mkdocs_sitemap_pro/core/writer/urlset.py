@@ -5,11 +5,12 @@ exact UTF-8 size (declaration, root tags and every ``<url>`` line included) stay
 ``max_urls`` and ``max_bytes``; the next entry that would cross either starts a new file.
 An entry too big even for an empty file is dropped.
 
-``xhtml:link`` alternates: a ``<urlset>`` declares ``xmlns:xhtml`` when an entry with
-alternates could fall into it, judged when the file is started (the next such entry is
-fewer than ``max_urls`` entries ahead). So a file with alternates always declares the
-namespace, a site without alternates never does, and rarely a file declares it without
-using it (harmless). The declaration is counted in the file's bytes.
+``xhtml:link`` alternates: a ``<urlset>`` declares ``xmlns:xhtml`` exactly when it holds
+an entry with alternates. A file that such an entry could still fall into (the next one
+is fewer than ``max_urls`` entries ahead) is started with the declaration, provisionally
+and counted in its bytes; if no entry with alternates has arrived by the time its start
+must be written out, the plain start (shorter, so every size decision stays true) is
+written instead, and an entry with alternates that comes later starts a new file.
 """
 
 from __future__ import annotations
@@ -73,9 +74,15 @@ class _ShardStream:
         self.count = self.max_urls  # "the current file is full": the first entry opens one
         self.size = 0
         self.newest: Item | None = None
+        self.provisional = False  # the start declares xmlns:xhtml, but no entry uses it yet
+        self.plain = True  # the current file's start is written without xmlns:xhtml
 
-    def start(self, header: str) -> None:
-        """Finish the current file, if any, and open the next with ``header``."""
+    def start(self, header: str, *, provisional: bool = False) -> None:
+        """Finish the current file, if any, and open the next with ``header``.
+
+        ``provisional``: ``header`` declares ``xmlns:xhtml`` for an entry that may come;
+        ``flush`` writes the plain start instead if none has come by then.
+        """
         self.finish()
         if len(self.shards) >= MAX_URLS:
             raise SitemapError(too_many_files(self.url_total, self.max_urls))
@@ -88,9 +95,16 @@ class _ShardStream:
         self.pending_bytes = self.size = len(header)
         self.count = 0
         self.newest = None
+        self.provisional = provisional
+        self.plain = header == URLSET_START
 
-    def add(self, text: str, nbytes: int, count: int, newest: Item | None) -> None:
-        """Append ``count`` serialised entries, ``nbytes`` long, whose newest is ``newest``."""
+    def add(
+        self, text: str, nbytes: int, count: int, newest: Item | None, alternates: bool = False
+    ) -> None:
+        """Append ``count`` serialised entries, ``nbytes`` long, whose newest is ``newest``
+        (``alternates``: they hold ``xhtml:link`` elements, so the start must declare them)."""
+        if alternates:
+            self.provisional = False
         self.pending.append(text)
         self.pending_bytes += nbytes
         self.size += nbytes
@@ -101,6 +115,11 @@ class _ShardStream:
             self.flush()
 
     def flush(self) -> None:
+        if self.provisional:
+            # No entry uses the namespace yet: write the shorter plain start.
+            self.pending[0] = URLSET_START
+            self.size -= len(URLSET_START_XHTML) - len(URLSET_START)
+            self.provisional, self.plain = False, True
         if self.writer is not None and self.pending:
             self.writer.write("".join(self.pending))
             self.pending = []
@@ -198,18 +217,24 @@ def _place_one_by_one(
     """Place a block entry by entry: it holds alternates or an entry too big to fit.
 
     ``alternates`` are the positions (in the sorted entries) of entries with alternates.
-    A file declares ``xmlns:xhtml`` when one could fall into it: the next such entry is
-    fewer than ``max_urls`` entries ahead of the file's first.
+    A file is started declaring ``xmlns:xhtml`` when one could fall into it (the next
+    such entry is fewer than ``max_urls`` entries ahead of the file's first), for good if
+    its first entry has alternates, else provisionally (see the module docstring).
     """
     room, max_urls = stream.room, stream.max_urls
     for offset, item in enumerate(block):
         nbytes = sizes[offset]
-        if stream.count >= max_urls or stream.size + nbytes > room:
-            header = URLSET_START
+        has_alternates = item[5]
+        if (
+            stream.count >= max_urls
+            or stream.size + nbytes > room
+            or (has_alternates and stream.plain)
+        ):
+            header, provisional = URLSET_START, False
             position = first + offset
             ahead = bisect_left(alternates, position)
             if ahead < len(alternates) and alternates[ahead] - position < max_urls:
-                header = URLSET_START_XHTML
+                header, provisional = URLSET_START_XHTML, not has_alternates
             if len(header) + nbytes > room:
                 dropped.append(
                     Dropped(
@@ -219,7 +244,9 @@ def _place_one_by_one(
                     )
                 )
                 continue
-            stream.start(header)
-        stream.add(records[offset], nbytes, 1, item if item[2] is not None else None)
+            stream.start(header, provisional=provisional)
+        stream.add(
+            records[offset], nbytes, 1, item if item[2] is not None else None, has_alternates
+        )
 
 

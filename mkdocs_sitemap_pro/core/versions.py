@@ -1,0 +1,80 @@
+"""Versioned sites (mike's layout): which versions there are, and the index over them.
+
+mike publishes each version in a folder of its own on one branch and lists them in
+``versions.json`` (newest first: ``[{"version": "2.0", "aliases": ["latest"]}, …]``).
+An alias (a symlink, a copy, or redirect pages) shows another version's pages under
+another folder; a sitemap there would list URLs outside its folder, so only real
+versions are listed. This module knows the layout, not git and not MkDocs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, MAX_LOC_LENGTH, MAX_URLS, SITEMAP_NS
+from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
+
+__all__ = ["Version", "VersionsError", "parse_versions", "root_url", "version_index"]
+
+
+class VersionsError(ValueError):
+    """versions.json cannot be read as mike writes it; the message says why."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """One deployed version: its folder name and its aliases."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+def parse_versions(data: bytes) -> list[Version]:
+    """The versions of a ``versions.json``, in its order."""
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise VersionsError(f"versions.json is not JSON: {error}") from None
+    if not isinstance(raw, list):
+        raise VersionsError("versions.json is not a list of versions")
+    versions = []
+    for item in raw:
+        name = item.get("version") if isinstance(item, dict) else None
+        aliases = item.get("aliases", []) if isinstance(item, dict) else None
+        if not isinstance(name, str) or not name or not isinstance(aliases, list):
+            raise VersionsError(f"versions.json holds an entry mike did not write: {item!r}")
+        versions.append(Version(name, tuple(str(a) for a in aliases)))
+    return versions
+
+
+def root_url(site_url: str, version_part: str | None) -> SiteUrl:
+    """The site's root: ``site_url`` with mike's version part (``/2.0``) removed.
+
+    mike sets ``site_url`` to ``urljoin(site_url, version)``; without it (outside
+    ``mike deploy``) site_url is the root already.
+    """
+    url = site_url.rstrip("/")
+    if version_part and url.endswith("/" + version_part):
+        url = url[: -len(version_part)]
+    return SiteUrl(url if url.endswith("/") else url + "/")
+
+
+def version_index(root: SiteUrl, sitemaps: list[str]) -> bytes:
+    """A ``<sitemapindex>`` listing ``sitemaps`` (paths below the root, in order)."""
+    if len(sitemaps) > MAX_URLS:
+        raise VersionsError(f"{len(sitemaps):,} versions are more than one index may list")
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n',
+        f'<sitemapindex xmlns="{SITEMAP_NS}">\n',
+    ]
+    for path in sitemaps:
+        loc = root.join(path)
+        if len(loc) > MAX_LOC_LENGTH:
+            raise VersionsError(f"sitemap URL {loc} is longer than {MAX_LOC_LENGTH:,} characters")
+        lines.append(f"<sitemap><loc>{xml_escape(loc)}</loc></sitemap>\n")
+    lines.append("</sitemapindex>\n")
+    data = "".join(lines).encode("utf-8")
+    if len(data) > MAX_BYTES:
+        raise VersionsError(f"the index would be {len(data):,} bytes, more than {MAX_BYTES:,}")
+    return data

@@ -1,0 +1,49 @@
+"""Real ``mike deploy`` runs into a test repository's gh-pages branch (no network)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.git import git_env
+from tests.support.sites import Site
+
+BIN = Path(sys.executable).parent
+DEPLOY_DATE = "2024-05-01T12:00:00+00:00"
+
+
+def mike_env() -> dict[str, str]:
+    """git's isolated environment, fixed dates, and this venv's programs first on PATH."""
+    return git_env({
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "GIT_COMMITTER_DATE": DEPLOY_DATE,
+        "GIT_AUTHOR_DATE": DEPLOY_DATE,
+        "NO_MKDOCS_2_WARNING": "1",
+    })
+
+
+def deploy(site: Site, *args: str) -> subprocess.CompletedProcess[str]:
+    """``mike deploy <args>`` in the site's folder; fails the test if mike fails."""
+    proc = subprocess.run([str(BIN / "mike"), "deploy", *args], cwd=site.root, env=mike_env(),
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def show(site: Site, path: str, branch: str = "gh-pages") -> str | None:
+    """A file's text on the branch (symlinks not followed), or None."""
+    proc = subprocess.run(["git", "show", f"{branch}:{path}"], cwd=site.root, env=git_env(),
+                          capture_output=True, text=True)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def tree(site: Site, branch: str = "gh-pages") -> dict[str, str]:
+    """Every path of the branch's tree with its mode."""
+    out = site.repo.git("ls-tree", "-r", branch)
+    return {line.split("\t")[1]: line.split()[0] for line in out.splitlines()}
+
+
+def tip(site: Site, branch: str = "gh-pages") -> str:
+    return site.repo.git("rev-parse", branch).strip()
