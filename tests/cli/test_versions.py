@@ -12,10 +12,8 @@ from lxml import etree
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
-from tests.support.mike import deploy, mike_env, show, tip, tree
+from tests.support.mike import ROOT, deploy, make_site, mike_env, show, tip, tree
 from tests.support.schemas import SM, parse_sitemap
-
-ROOT = "https://example.com/proj/"
 
 
 @pytest.fixture
@@ -23,16 +21,6 @@ def env(monkeypatch):
     """The in-process command sees the same isolated git as mike does."""
     for key, value in mike_env().items():
         monkeypatch.setenv(key, value)
-
-
-def make_site(site, **mike_options):
-    site.config["site_url"] = ROOT
-    if mike_options:
-        site.config["plugins"] = [{"mike": mike_options}, {"sitemap-pro": {}}]
-    site.write_config()
-    site.page("index.md", "# Home\n")
-    site.page("guide.md", "# Guide\n")
-    site.commit("docs", "2024-01-10T09:00:00+00:00")
 
 
 def versions(site, *args: str) -> int:

@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from tests.support.mike import deploy, show, tree
+from tests.support.mike import ROOT, deploy, make_site, show, tree
 from tests.support.schemas import SM
-
-ROOT = "https://example.com/proj/"
-
-
-def make_site(site, **mike_options):
-    site.config["site_url"] = ROOT
-    if mike_options:
-        site.config["plugins"] = [{"mike": mike_options}, {"sitemap-pro": {}}]
-    site.write_config()
-    site.page("index.md", "# Home\n")
-    site.page("guide.md", "# Guide\n")
-    site.commit("docs", "2024-01-10T09:00:00+00:00")
 
 
 def locs(text: str) -> list[str]:

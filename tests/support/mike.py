@@ -12,6 +12,23 @@ from tests.support.sites import Site
 
 BIN = Path(sys.executable).parent
 DEPLOY_DATE = "2024-05-01T12:00:00+00:00"
+ROOT = "https://example.com/proj/"
+
+
+def make_site(site: Site, **mike_options: object) -> None:
+    """Two committed pages at ``ROOT``; with ``mike_options``, mike's plugin configured.
+
+    The theme is named: mike builds with ProperDocs when it is installed (mkdocs-redirects
+    brings it), which warns about a theme left to its default.
+    """
+    site.config["site_url"] = ROOT
+    site.config["theme"] = {"name": "mkdocs"}
+    if mike_options:
+        site.config["plugins"] = [{"mike": mike_options}, {"sitemap-pro": {}}]
+    site.write_config()
+    site.page("index.md", "# Home\n")
+    site.page("guide.md", "# Guide\n")
+    site.commit("docs", "2024-01-10T09:00:00+00:00")
 
 
 def mike_env() -> dict[str, str]:
