@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from mkdocs_sitemap_pro import __version__
+from mkdocs_sitemap_pro.cli import check
 
 __all__ = ["main"]
 
@@ -28,7 +29,8 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     top.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    top.add_subparsers(dest="command", metavar="COMMAND")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    check.register(commands)
     return top
 
 
@@ -38,4 +40,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser().print_help(sys.stderr)
         return 2
-    return 2  # pragma: no cover - every subcommand returns before this
+    status: int = args.run(args)
+    return status
