@@ -21,7 +21,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
-from mkdocs_sitemap_pro.plugin import report, theme
+from mkdocs_sitemap_pro.plugin import report, theme, validate
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
@@ -87,6 +87,8 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
             gzip=options.gzip,
             lastmod_format=options.lastmod_format,
             build_time=build.build_time,
+            html_view=options.html_view,
+            title=config.site_name or "",
         )
     except (OSError, SitemapError) as error:
         raise PluginError(
@@ -102,6 +104,8 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
     if options.robots_txt:
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
+    if options.validate_:
+        validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated))
     return written
 

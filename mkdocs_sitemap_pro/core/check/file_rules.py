@@ -9,8 +9,10 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib.resources import files
+from typing import cast
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -128,5 +130,6 @@ def _check_schema(doc: SitemapDocument, shown: str, found: Findings) -> None:
     schema = _schema("siteindex.xsd" if doc.file.is_index else "sitemap.xsd")
     if schema.validate(tree):
         return
-    for error in list(schema.error_log)[:_SCHEMA_ERRORS_SHOWN]:
+    log = cast("Iterable[etree._LogEntry]", schema.error_log)  # the stubs miss __iter__
+    for error in list(log)[:_SCHEMA_ERRORS_SHOWN]:
         found.error("schema", shown, f"line {error.line}: {error.message}")
