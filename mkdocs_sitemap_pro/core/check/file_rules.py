@@ -128,7 +128,11 @@ def _check_schema(doc: SitemapDocument, shown: str, found: Findings) -> None:
             if isinstance(element.tag, str) and etree.QName(element).namespace != SITEMAP_NS:
                 child.remove(element)
     schema = _schema("siteindex.xsd" if doc.file.is_index else "sitemap.xsd")
-    if schema.validate(tree):
+    try:
+        if schema.validate(tree):
+            return
+    except etree.XMLSchemaValidateError as error:  # e.g. unresolved entity references
+        found.error("schema", shown, f"cannot be validated: {error}")
         return
     log = cast("Iterable[etree._LogEntry]", schema.error_log)  # the stubs miss __iter__
     for error in list(log)[:_SCHEMA_ERRORS_SHOWN]:

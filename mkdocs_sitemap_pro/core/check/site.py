@@ -50,9 +50,13 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
         path = source.path_of(loc)
         if path is None:
             continue  # not under the site URL: the loc rules said so
-        if path.is_dir():
-            path = path / "index.html"
-        if not path.is_file():
+        try:
+            if path.is_dir():
+                path = path / "index.html"
+            exists = path.is_file()
+        except OSError:  # a name too long for this file system, say
+            exists = False
+        if not exists:
             found.error("page-missing", shown, f"{loc}: no page {source.display(loc)} in the site")
             continue
         if path.suffix.lower() not in (".html", ".htm"):
