@@ -79,7 +79,7 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> in
     """Count the built pages that want indexing but are not listed; one warning if any.
 
     A page is ``<folder>/index.html`` (URL ``<folder>/``) or any other ``.html`` file;
-    the root ``404.html``, hidden folders, and pages that are noindex, redirect stubs or
+    the root ``404.html`` (or ``404/``), hidden folders, and pages that are noindex, redirect stubs or
     canonical elsewhere are not pages that belong in a sitemap.
     """
     site, folder = source.site, source.folder
@@ -92,6 +92,8 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> in
             if not name.endswith((".html", ".htm")) or (not prefix and name == "404.html"):
                 continue
             rel = prefix if name == "index.html" else prefix + name
+            if rel == "404/":  # MkDocs builds 404.md there with directory URLs
+                continue
             try:
                 url = normalise_loc(site.url + rel)
             except ValueError:
