@@ -23,7 +23,7 @@ def test_our_output_passes_its_own_check(site):
 def test_findings_become_warnings_so_strict_fails(site):
     built = five_pages(site, same_day=True, validate=True)
     assert built.error is not None  # --strict: a warning fails the build
-    found = [m for m in built.messages() if m.startswith("validate:")]
+    found = [m for m in built.messages() if m.startswith("sitemap-pro: validate:")]
     assert len(found) == 1 and found[0].endswith("[lastmod-same-day]")
     assert "all 5 lastmods fall on 2024-01-01" in found[0]
 
