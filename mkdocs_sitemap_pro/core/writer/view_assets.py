@@ -48,7 +48,7 @@ td.date{white-space:nowrap;font-variant-numeric:tabular-nums}
 .lang{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;
 background:var(--accent-bg);font-size:12px;font-weight:600}
 .none{color:var(--muted)}
-td.langs{min-width:11em}
+td.langs{min-width:13em}
 td.raw a{color:var(--muted);font-size:13px}
 footer{margin-top:18px;color:var(--muted);font-size:13px}
 @media (max-width:640px){
