@@ -131,8 +131,8 @@ def _check_schema(doc: SitemapDocument, shown: str, found: Findings) -> None:
     try:
         if schema.validate(tree):
             return
-    except etree.XMLSchemaValidateError as error:  # e.g. unresolved entity references
-        found.error("schema", shown, f"cannot be validated: {error}")
+    except etree.XMLSchemaValidateError as failure:  # e.g. unresolved entity references
+        found.error("schema", shown, f"cannot be validated: {failure}")
         return
     log = cast("Iterable[etree._LogEntry]", schema.error_log)  # the stubs miss __iter__
     for error in list(log)[:_SCHEMA_ERRORS_SHOWN]:
