@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from mkdocs_sitemap_pro import __version__
 from mkdocs_sitemap_pro.cli import versions
+from mkdocs_sitemap_pro.cli import check
 
 __all__ = ["main"]
 
@@ -31,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     versions.register(commands)
+    check.register(commands)
     return top
 
 

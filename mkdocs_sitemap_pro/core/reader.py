@@ -19,7 +19,10 @@ from lxml import etree
 from mkdocs_sitemap_pro.core.entry import Alternate
 from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
 
-__all__ = ["ReadEntry", "SitemapFile", "SitemapReadError", "decompress", "read_sitemap", "parse_sitemap"]
+__all__ = [
+    "ReadEntry", "SitemapDocument", "SitemapFile", "SitemapReadError", "decompress",
+    "parse_document", "parse_sitemap", "read_sitemap",
+]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 #: How far a ``.gz`` file may expand: the protocol's limit, plus room to see it broken.
@@ -89,6 +92,22 @@ def parse_sitemap(data: bytes, *, recover: bool = False, expand_limit: int = DEF
     ``recover`` reads what it can of a truncated or broken file (the writer's view of a
     previous index a killed build may have cut short); the checker reads strictly.
     """
+    return parse_document(data, recover=recover, expand_limit=expand_limit).file
+
+
+@dataclass(frozen=True)
+class SitemapDocument:
+    """A parsed sitemap with what a checker needs beyond its values: the XML bytes (a
+    ``.gz`` expanded) and the element tree, for schema validation."""
+
+    file: SitemapFile
+    xml: bytes
+    root: etree._Element
+
+
+def parse_document(data: bytes, *, recover: bool = False,
+                   expand_limit: int = DEFAULT_EXPAND_LIMIT) -> SitemapDocument:
+    """``parse_sitemap``, keeping the expanded bytes and the tree."""
     if data[:2] == _GZIP_MAGIC:
         data = decompress(data, expand_limit)
     try:
@@ -107,13 +126,14 @@ def parse_sitemap(data: bytes, *, recover: bool = False, expand_limit: int = DEF
         _entry(child) for child in root if isinstance(child.tag, str)
         and etree.QName(child).localname == child_name
     )
-    return SitemapFile(
+    parsed = SitemapFile(
         kind=name.localname,  # type: ignore[arg-type]  # checked just above
         namespace=name.namespace,
         entries=entries,
         size=len(data),
         declares_xhtml=XHTML_NS in (root.nsmap or {}).values(),
     )
+    return SitemapDocument(parsed, data, root)
 
 
 def read_sitemap(path: Path | str, *, recover: bool = False,

@@ -149,3 +149,7 @@ class SitemapProConfig(base.Config):
     priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
+    html_view = c.Type(bool, default=True)
+    # The option is `validate`; the trailing underscore (MkDocs strips it) keeps
+    # Config.validate(), the method MkDocs calls, from being shadowed.
+    validate_ = c.Type(bool, default=False)

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from mkdocs_sitemap_pro.core import protocol
+from mkdocs_sitemap_pro.core.html_head import robots_forbids_indexing
 
 T = TypeVar("T")
 
 _KNOWN_KEYS = frozenset({"exclude", "lastmod", "changefreq", "priority"})
-_TOKEN_SPLIT = re.compile(r"[\s,]+")
 # The core's checks say "invalid priority 'high': expected …"; the message already
 # names the key and value, so only the reason after that prefix is kept.
 _INVALID_PREFIX = re.compile(r"^invalid \w+(?: \w+)? .*?: (?=\S)")
@@ -35,15 +35,6 @@ class PageSettings:
     changefreq: str | None = None
     priority: float | None = None
     problems: tuple[str, ...] = field(default=())
-
-
-def robots_forbids_indexing(value: str) -> bool:
-    """Whether a robots directive list (``"noindex, follow"``) holds ``noindex``.
-
-    ``none`` counts too: the robots standard defines it as ``noindex, nofollow``.
-    """
-    tokens = {token.lower() for token in _TOKEN_SPLIT.split(value) if token}
-    return bool(tokens & {"noindex", "none"})
 
 
 def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> PageSettings:

@@ -25,7 +25,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.plugin.front_matter import PageSettings, read_page_settings
-from mkdocs_sitemap_pro.plugin.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
-from mkdocs_sitemap_pro.plugin import report, theme
+from mkdocs_sitemap_pro.plugin import report, theme, validate
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
@@ -101,6 +101,8 @@ def write_sitemap(
             gzip=options.gzip,
             lastmod_format=options.lastmod_format,
             build_time=build.build_time,
+            html_view=options.html_view,
+            title=config.site_name or "",
         )
     except (OSError, SitemapError) as error:
         raise PluginError(
@@ -125,6 +127,8 @@ def write_sitemap(
     if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
+    if options.validate_:
+        validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated))
     return written
 

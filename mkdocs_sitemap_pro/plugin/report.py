@@ -44,6 +44,11 @@ def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
         log.info(f"two pages share the URL {loc}; it is listed once, with the newest lastmod")
     for name in report.removed:
         log.debug(f"removed stale sitemap file {name}")
+    for name in report.html_refused:
+        log.warning(
+            f"{name} is the site's own file, so the sitemap's page for people was not "
+            "written there; rename that page or set html_view: false"
+        )
 
 
 def summary_line(report: WriteReport, dated: Dating) -> str:

@@ -31,6 +31,8 @@ class WriteOptions:
     index: Literal["auto", "always"] = "auto"
     gzip: bool = True
     lastmod_format: LastmodFormat = "datetime"
+    html_view: bool = False  # also write a page for people beside each file
+    title: str = ""  # the site's name, shown on those pages
 
     def __post_init__(self) -> None:
         checks = (

@@ -11,11 +11,14 @@ writes the files into a folder, in five steps:
 4. *Commit* (``atomic``): only when every file is complete are they renamed into place,
    shards first, then the index. Any failure before removes every temporary file, and a
    failed rename puts back what it replaced, so the previous files stay byte-identical.
+   With ``html_view``, each file's page for people (``html_view``: ``<stem>.html``,
+   ``<stem>-<n>.html``) is staged from the staged XML and renamed in the same commit.
 5. *Clean up*: files listed by the previous index at ``filename`` (read before it is
    replaced, see ``index.previously_listed``) are removed with their ``.gz`` when the
    new tree does not hold them. With ``gzip=False``, a leftover ``<filename>.gz`` is
    removed too: it is the compressed twin of the entry file this function owns, and
-   would otherwise advertise an outdated sitemap. Temporary files that a killed run
+   would otherwise advertise an outdated sitemap. View pages of ours (they carry a
+   generator mark) that the new tree does not have are removed. Temporary files that a killed run
    left behind are removed before writing. Nothing else is ever removed.
 
 Output is byte-for-byte reproducible: the same entries give the same ``.xml`` and
@@ -39,8 +42,10 @@ from mkdocs_sitemap_pro.core.protocol import (
     UTC,
     LastmodFormat,
     SitemapError,
+    format_lastmod,
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, remove_stale_views, stage_views
 from mkdocs_sitemap_pro.core.writer.index import previously_listed, write_index
 from mkdocs_sitemap_pro.core.writer.items import Dropped, collect, sort_and_merge
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
@@ -68,6 +73,8 @@ class WriteReport:
     dropped_lastmods: tuple[Dropped, ...] = ()
     duplicates: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    html_files: tuple[str, ...] = ()  # view pages written (``html_view``)
+    html_refused: tuple[str, ...] = ()  # view names taken by the site's own files
 
 
 
@@ -83,6 +90,8 @@ def write_sitemaps(
     gzip: bool = True,
     lastmod_format: LastmodFormat = "datetime",
     build_time: dt.datetime | None = None,
+    html_view: bool = False,
+    title: str = "",
 ) -> WriteReport:
     """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring).
 
@@ -90,7 +99,9 @@ def write_sitemaps(
     entry or more files than an index may list, and re-raises any ``OSError`` from
     writing after removing the temporary files.
     """
-    options = WriteOptions(filename, max_urls, max_bytes, index, gzip, lastmod_format)
+    options = WriteOptions(
+        filename, max_urls, max_bytes, index, gzip, lastmod_format, html_view, title
+    )
     if build_time is None:
         build_time = dt.datetime.now(UTC)
     elif build_time.tzinfo is None or build_time.utcoffset() is None:
@@ -116,9 +127,8 @@ def write_sitemaps(
     folder.mkdir(parents=True, exist_ok=True)
     stem = options.stem
     # Temporary files of a run that was killed while writing: ours, and never removed else.
-    leftovers = remove_leftovers(
-        folder, re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?\.xml(?:\.gz)?(?:\.bak)?")
-    )
+    ours = re.escape(stem) + r"(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html)(?:\.bak)?"
+    leftovers = remove_leftovers(folder, re.compile(ours))
     staged = StagedFiles(folder)
     try:
         shards = write_shards(ordered, staged, options, collected.any_alternates, dropped)
@@ -144,13 +154,27 @@ def write_sitemaps(
                 renames.append((shards[0].gz_temp, filename + ".gz"))
             files = [filename]
         gz_files = [name + ".gz" for name in files] if gzip else []
+        html_files: list[str] = []
+        refused: list[str] = []
+        if html_view:
+            views = [
+                ViewFile(
+                    shard.temp, name, shard.count,
+                    None if shard.newest is None else format_lastmod(shard.newest, lastmod_format),
+                )
+                for shard, name in zip(shards, files[1:] if is_index else files)
+            ]
+            view_renames, html_files, refused = stage_views(
+                folder, staged, views, filename if is_index else None, title, site.url
+            )
+            renames = view_renames + renames
         previous = previously_listed(folder / filename, stem)
         staged.commit(renames)
     except BaseException:
         staged.discard()
         raise
 
-    keep = set(files) | set(gz_files)
+    keep = set(files) | set(gz_files) | set(html_files)
     stale = {name for n in previous for name in (f"{stem}-{n}.xml", f"{stem}-{n}.xml.gz")}
     if not gzip:
         stale.add(filename + ".gz")
@@ -161,6 +185,7 @@ def write_sitemaps(
         except FileNotFoundError:
             continue
         removed.append(name)
+    removed += remove_stale_views(folder, stem, keep)
 
     return WriteReport(
         files=tuple(files),
@@ -171,5 +196,7 @@ def write_sitemaps(
         dropped_lastmods=tuple(dropped_lastmods),
         duplicates=tuple(sorted(duplicates)),
         removed=tuple(removed),
+        html_files=tuple(html_files),
+        html_refused=tuple(refused),
     )
 

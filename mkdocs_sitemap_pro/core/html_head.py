@@ -3,7 +3,8 @@
 A theme or a page template can say ``<meta name="robots" content="noindex">`` or point
 ``<link rel="canonical">`` elsewhere, and a redirect stub (mkdocs-redirects writes them)
 says ``<meta http-equiv="refresh">``; listing such a page would contradict the page
-itself. Only the head is scanned, with a quick pre-check, since this runs once per page.
+itself. Used by the plugin (each page as it is rendered) and by the checker (each
+page of a built site). Only the head is scanned, with a quick pre-check, since this runs once per page.
 """
 
 from __future__ import annotations
@@ -12,16 +13,26 @@ import html
 import re
 from dataclasses import dataclass
 
-from mkdocs_sitemap_pro.plugin.front_matter import robots_forbids_indexing
+__all__ = ["HeadDirectives", "read_head", "robots_forbids_indexing"]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
 _ATTR = re.compile(
     r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.IGNORECASE
 )
+_TOKEN_SPLIT = re.compile(r"[\s,]+")
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 # Words a tag must hold to matter here; most head tags hold none and are skipped unparsed.
 _NEEDLES = ("robots", "googlebot", "canonical", "refresh")
+
+
+def robots_forbids_indexing(value: str) -> bool:
+    """Whether a robots directive list (``"noindex, follow"``) holds ``noindex``.
+
+    ``none`` counts too: the robots standard defines it as ``noindex, nofollow``.
+    """
+    tokens = {token.lower() for token in _TOKEN_SPLIT.split(value) if token}
+    return bool(tokens & {"noindex", "none"})
 
 
 @dataclass(frozen=True)

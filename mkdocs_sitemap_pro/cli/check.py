@@ -1,0 +1,76 @@
+"""``mkdocs-sitemap-pro check SITE_DIR_OR_URL``: validate any sitemap tree.
+
+Plain text for people by default, ``--json`` for machines. Exit status 0 (no problem),
+1 (errors found, or warnings under ``--strict``), 2 (the tree could not be checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
+
+__all__ = ["register", "run"]
+
+
+def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the ``check`` subcommand."""
+    command = commands.add_parser(
+        "check",
+        help="validate a sitemap tree (a built site's folder, a sitemap file or a URL)",
+        description=(
+            "Follow a sitemap tree from robots.txt (or a sitemap file given directly), .gz "
+            "included, and report every rule of the sitemaps.org protocol and Google's "
+            "guidance it breaks. For a local site folder, also check that each listed URL "
+            "is a page that wants indexing, and count built pages missing from the sitemap."
+        ),
+    )
+    command.add_argument("target", metavar="SITE_DIR_OR_URL",
+                         help="a built site's folder, a sitemap file, or an http(s) URL")
+    command.add_argument("--site-url", metavar="URL",
+                         help="the URL the folder is published at (default: read from the "
+                              "folder's robots.txt; for a URL, the URL's folder)")
+    command.add_argument("--json", action="store_true", help="print the report as JSON")
+    command.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
+    command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                         help="per HTTP request (default: 10)")
+    command.add_argument("--max-files", type=int, default=1_000, metavar="N",
+                         help="sitemap files followed at most (default: 1000)")
+    command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check, print the report, return the exit status."""
+    options = CheckOptions(site_url=args.site_url, timeout=args.timeout,
+                           max_files=args.max_files)
+    try:
+        report = check(args.target, options)
+    except CheckError as error:
+        if args.json:
+            print(json.dumps({"target": args.target, "status": 2, "error": str(error)}))
+        print(f"mkdocs-sitemap-pro check: could not check: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.as_dict(args.strict), indent=2, ensure_ascii=False))
+    else:
+        print(_text(report))
+    return report.status(args.strict)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def _text(report: Report) -> str:
+    lines = [f"{report.target}: {_plural(len(report.files), 'sitemap file')}, "
+             f"{_plural(report.url_count, 'URL')}"]
+    for finding in report.findings:
+        lines.append(f"{finding.severity:<7} {finding.rule:<19} {finding.file}: {finding.message}")
+    if report.findings:
+        lines.append(f"{_plural(len(report.errors), 'error')}, "
+                     f"{_plural(len(report.warnings), 'warning')}")
+    else:
+        lines.append("no problem found")
+    return "\n".join(lines)

@@ -1,0 +1,161 @@
+"""``check``: judge a whole sitemap tree, from a site folder, a sitemap file or a URL.
+
+Where it starts: a folder or a site URL starts at its ``robots.txt`` (its ``Sitemap:``
+lines), falling back to ``sitemap.xml`` when robots.txt names none; a sitemap file
+(path or URL) starts at that file. A local folder needs the URL it is published at:
+``site_url``, or else the folder of the robots.txt ``Sitemap:`` line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
+from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
+from mkdocs_sitemap_pro.core.check.site import check_pages, count_unlisted
+from mkdocs_sitemap_pro.core.check.sources import (
+    FetchError,
+    HttpSource,
+    LocalSource,
+    Source,
+    TooLarge,
+)
+from mkdocs_sitemap_pro.core.check.tree import (
+    ROBOTS_MAX_BYTES,
+    TreeLimits,
+    follow,
+    robots_sitemaps,
+)
+from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
+from mkdocs_sitemap_pro.core.protocol import UTC
+from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+
+__all__ = ["CheckOptions", "check"]
+
+_SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How to check. ``max_bytes`` caps each file (and what a ``.gz`` expands to);
+    ``max_files`` the files followed; ``timeout`` each HTTP request, in seconds.
+    ``count_unlisted`` counts built pages missing from the sitemap (local folders)."""
+
+    site_url: str | None = None
+    timeout: float = 10.0
+    max_bytes: int = DEFAULT_EXPAND_LIMIT
+    max_files: int = 1_000
+    now: dt.datetime | None = None
+    count_unlisted: bool = True
+
+
+@dataclass(frozen=True)
+class _Start:
+    source: Source
+    site: SiteUrl
+    files: list[str]  # sitemap URLs given directly
+    robots: str | None  # the robots.txt URL to start from, if no file was given
+
+
+def _site(url: str) -> SiteUrl:
+    try:
+        return SiteUrl(url)
+    except ValueError as error:
+        raise CheckError(f"site URL {error}") from None
+
+
+def _site_url_from_robots(folder: Path, entry: str | None) -> str | None:
+    """The folder of the robots.txt ``Sitemap:`` line naming ``entry`` (any, if None)."""
+    try:
+        text = (folder / "robots.txt").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for url in robots_sitemaps(text, "robots.txt", Findings()):
+        folder_url, _, name = url.rpartition("/")
+        if entry is None or name == entry:
+            return folder_url + "/"
+    return None
+
+
+def _start(target: str, options: CheckOptions) -> _Start:
+    if urlsplit(target).scheme.lower() in ("http", "https"):
+        source = HttpSource(options.timeout)
+        if urlsplit(target).path.endswith((".xml", ".gz")):
+            site = _site(options.site_url or target.rsplit("/", 1)[0] + "/")
+            return _Start(source, site, [target], None)
+        base = target if target.endswith("/") else target + "/"
+        return _Start(source, _site(options.site_url or base), [], base + "robots.txt")
+    path = Path(target)
+    if not path.exists():
+        raise CheckError(f"{target} does not exist: give a built site's folder, a sitemap "
+                         "file or an http(s) URL")
+    folder, entry = (path.parent, path.name) if path.is_file() else (path, None)
+    site_url = options.site_url or _site_url_from_robots(folder, entry)
+    if site_url is None:
+        raise CheckError(f"cannot tell which URL {target} is published at: {_SITE_URL_HINT}")
+    site = _site(site_url)
+    local = LocalSource(folder, site)
+    if entry is not None:
+        return _Start(local, site, [site.join(entry)], None)
+    return _Start(local, site, [], site.join("robots.txt"))
+
+
+def _from_robots(start: _Start, found: Findings) -> list[str]:
+    """The sitemaps robots.txt names, or ``sitemap.xml`` beside it when it names none."""
+    assert start.robots is not None
+    source, shown = start.source, start.source.display(start.robots)
+    urls: list[str] = []
+    try:
+        data = source.read(start.robots, ROBOTS_MAX_BYTES)
+    except TooLarge as error:
+        found.warning("robots-size", shown, f"{error} (crawlers read only the first 500 KiB)")
+        data = None
+    except FetchError as error:
+        found.warning("unreadable", shown, str(error))
+        data = None
+    if data is not None:
+        urls = robots_sitemaps(data.decode("utf-8", "replace"), shown, found)
+        if not urls:
+            found.warning("robots-no-sitemap", shown, "robots.txt names no sitemap "
+                          "(a line 'Sitemap: <absolute URL>' tells every crawler where it is)")
+    if isinstance(source, LocalSource):
+        inside = [url for url in urls if source.path_of(url) is not None]
+        for url in urls:
+            if url not in inside:
+                found.warning("not-checked", shown,
+                              f"Sitemap: {url} is not under {start.site.url}; not checked")
+        urls = inside
+    if not urls:
+        urls = [start.robots.rsplit("/", 1)[0] + "/sitemap.xml"]
+    return urls
+
+
+def check(target: str, options: CheckOptions | None = None) -> Report:
+    """Check the sitemap tree at ``target``; ``CheckError`` if it cannot be checked at all."""
+    options = options or CheckOptions()
+    now = options.now or dt.datetime.now(UTC)
+    start = _start(target, options)
+    found = Findings()
+    start_urls = start.files or _from_robots(start, found)
+    limits = TreeLimits(options.max_bytes, options.max_files)
+    tree = follow(start_urls, start.source, start.site, limits, now, found)
+    if not tree.files and not any(f.rule in ("xml", "byte-limit") for f in found.items):
+        reasons = "; ".join(f.message for f in found.items if f.severity == "error")
+        raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
+    urls = listed_urls(tree)
+    check_tree(tree, urls, found)
+    check_alternates(urls, found)
+    if isinstance(start.source, LocalSource):
+        check_pages(urls, start.source, found)
+        if options.count_unlisted:
+            count_unlisted(set(urls), start.source, found)
+    return Report(
+        target=target,
+        files=[loaded.shown for loaded in tree.files],
+        url_count=len(urls),
+        findings=found.finish(),
+    )

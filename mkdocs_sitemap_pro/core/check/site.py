@@ -1,0 +1,113 @@
+"""The rules for a built site on disk: each listed URL is a page that wants to be indexed,
+and the pages that are not listed are counted.
+
+A listed URL must have its HTML in the folder, and that page's ``<head>`` must not say
+``noindex``, must not be a redirect stub (``meta refresh``), and must not be canonical
+to another URL (``core.html_head`` reads the head, as the plugin does while building).
+Built pages that want indexing but are missing from the sitemap are one warning.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urljoin
+
+from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.sources import LocalSource
+from mkdocs_sitemap_pro.core.check.tree import Loaded
+from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.reader import ReadEntry
+from mkdocs_sitemap_pro.core.urls import normalise_loc
+
+__all__ = ["check_pages", "count_unlisted"]
+
+_EXAMPLES = 5
+
+
+def _head(path: Path) -> HeadDirectives | None:
+    try:
+        return read_head(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return None
+
+
+def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
+    if not head.canonical:
+        return None
+    try:
+        target = normalise_loc(urljoin(url, head.canonical.strip()))
+    except ValueError:
+        return None
+    return None if target == url else target
+
+
+def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSource,
+                found: Findings) -> None:
+    """Each listed URL's page exists and asks to be indexed."""
+    for loc, places in urls.items():
+        shown = places[0][0].shown
+        path = source.path_of(loc)
+        if path is None:
+            continue  # not under the site URL: the loc rules said so
+        try:
+            if path.is_dir():
+                path = path / "index.html"
+            exists = path.is_file()
+        except OSError:  # a name too long for this file system, say
+            exists = False
+        if not exists:
+            found.error("page-missing", shown, f"{loc}: no page {source.display(loc)} in the site")
+            continue
+        if path.suffix.lower() not in (".html", ".htm"):
+            continue
+        head = _head(path)
+        if head is None:
+            continue
+        if head.noindex:
+            found.error("page-noindex", shown, f"{loc}: the page says noindex, yet it is listed")
+        if head.refresh:
+            found.error("page-redirect", shown,
+                        f"{loc}: the page is a redirect stub (meta refresh), not a page")
+        elsewhere = _canonical_elsewhere(head, loc)
+        if elsewhere is not None:
+            found.error("page-canonical", shown,
+                        f"{loc}: the page names {elsewhere} as its canonical URL; list that one")
+
+
+def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> int:
+    """Count the built pages that want indexing but are not listed; one warning if any.
+
+    A page is ``<folder>/index.html`` (URL ``<folder>/``) or any other ``.html`` file;
+    the root ``404.html`` (or ``404/``), hidden folders, and pages that are noindex, redirect stubs or
+    canonical elsewhere are not pages that belong in a sitemap.
+    """
+    site, folder = source.site, source.folder
+    missing: list[str] = []
+    for current, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel_dir = Path(current).relative_to(folder).as_posix()
+        prefix = "" if rel_dir == "." else rel_dir + "/"
+        for name in sorted(names):
+            if not name.endswith((".html", ".htm")) or (not prefix and name == "404.html"):
+                continue
+            rel = prefix if name == "index.html" else prefix + name
+            if rel == "404/":  # MkDocs builds 404.md there with directory URLs
+                continue
+            try:
+                url = normalise_loc(site.url + rel)
+            except ValueError:
+                continue
+            if url in listed or url + "index.html" in listed or (
+                name == "index.html" and site.url + prefix + name in listed
+            ):
+                continue
+            head = _head(Path(current) / name)
+            if head is None or head.noindex or head.refresh or _canonical_elsewhere(head, url):
+                continue
+            missing.append(url)
+    if missing:
+        examples = ", ".join(missing[:_EXAMPLES]) + (", …" if len(missing) > _EXAMPLES else "")
+        found.warning("page-unlisted", ".",
+                      f"{len(missing):,} built pages are not in the sitemap: {examples}")
+    return len(missing)

@@ -1,0 +1,122 @@
+"""Where the checker reads files from: a local site folder, or the web over HTTP(S).
+
+Both are addressed by URL, so the rules never care which one they read: a local folder
+maps the URLs under its site URL onto its files. Over HTTP(S) every response is read
+with a timeout and up to a size cap, only ``http``/``https`` are spoken (a redirect to
+``file:`` or ``ftp:`` fails), and no proxy or cookie handler is installed.
+"""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+
+__all__ = ["FetchError", "HttpSource", "LocalSource", "Source"]
+
+_USER_AGENT = "mkdocs-sitemap-pro-check"
+
+
+class FetchError(Exception):
+    """A file exists (or may) but could not be read: the message says why."""
+
+
+class TooLarge(FetchError):
+    """A response or file is larger than the cap; ``limit`` is the cap in bytes."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"larger than {limit:,} bytes; not read further")
+        self.limit = limit
+
+
+class Source(Protocol):
+    """Reads the file at a URL: its bytes, ``None`` if there is none (404), or ``FetchError``."""
+
+    def read(self, url: str, limit: int) -> bytes | None: ...
+
+    def display(self, url: str) -> str: ...
+
+
+class LocalSource:
+    """The files of a built site in ``folder``, published at ``site``."""
+
+    def __init__(self, folder: Path, site: SiteUrl) -> None:
+        self.folder = folder
+        self.site = site
+
+    def path_of(self, url: str) -> Path | None:
+        """The file a URL under the site URL names (``…/`` is ``…/index.html``), or None."""
+        if not url.startswith(self.site.url):
+            return None
+        parts = urlsplit(url[len(self.site.url):])
+        if parts.scheme or parts.netloc:
+            return None
+        rel = unquote(parts.path)
+        if any(part == ".." for part in rel.split("/")):
+            return None
+        if rel == "" or rel.endswith("/"):
+            rel += "index.html"
+        return self.folder / rel
+
+    def read(self, url: str, limit: int) -> bytes | None:
+        path = self.path_of(url)
+        if path is None:
+            raise FetchError(f"not under {self.site.url}, so not in the folder {self.folder}")
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return None
+        except OSError as error:
+            raise FetchError(f"cannot read {path}: {error.strerror or error}") from None
+        if len(data) > limit:
+            raise TooLarge(limit)
+        return data
+
+    def display(self, url: str) -> str:
+        path = self.path_of(url)
+        if path is None:
+            return url
+        return path.relative_to(self.folder).as_posix()
+
+
+class HttpSource:
+    """Files on the web, fetched with ``timeout`` seconds per request."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        opener = urllib.request.OpenerDirector()
+        for handler in (
+            urllib.request.HTTPHandler(),
+            urllib.request.HTTPSHandler(),
+            urllib.request.HTTPRedirectHandler(),
+            urllib.request.HTTPDefaultErrorHandler(),
+            urllib.request.HTTPErrorProcessor(),
+        ):
+            opener.add_handler(handler)
+        self._opener = opener
+
+    def read(self, url: str, limit: int) -> bytes | None:
+        if urlsplit(url).scheme.lower() not in ("http", "https"):
+            raise FetchError("not an http(s) URL")
+        request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+        try:
+            with self._opener.open(request, timeout=self.timeout) as response:
+                data: bytes = response.read(limit + 1)
+        except urllib.error.HTTPError as error:
+            if error.code in (404, 410):
+                return None
+            raise FetchError(f"HTTP {error.code} {error.reason}") from None
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            reason = getattr(error, "reason", error)
+            raise FetchError(f"cannot fetch: {reason}") from None
+        if len(data) > limit:
+            raise TooLarge(limit)
+        return data
+
+    def display(self, url: str) -> str:
+        return url

@@ -1,0 +1,162 @@
+"""Following a sitemap tree: robots.txt -> its ``Sitemap:`` lines -> files -> an index's files.
+
+Every file is read through a ``Source`` (local folder or HTTP) with a size cap, a
+``.gz`` is expanded up to the same cap, XML is parsed by the core's safe reader, and at
+most ``max_files`` files are followed. Each ``.xml``/``.xml.gz`` twin of a file read is
+read too, to compare them. Rules about one file run as it is read (``file_rules``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from mkdocs_sitemap_pro.core.check.file_rules import check_file
+from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.sources import FetchError, Source, TooLarge
+from mkdocs_sitemap_pro.core.reader import SitemapDocument, SitemapReadError, parse_document
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+
+__all__ = ["Loaded", "Tree", "TreeLimits", "follow", "robots_sitemaps"]
+
+#: robots.txt is read up to this size (Google reads the first 500 KiB).
+ROBOTS_MAX_BYTES = 500 * 1024
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """How far the walk goes: bytes per file (after expanding a ``.gz``), files followed."""
+
+    max_bytes: int
+    max_files: int
+
+
+@dataclass
+class Loaded:
+    """A sitemap file that was read and parsed."""
+
+    url: str
+    shown: str
+    doc: SitemapDocument
+    parent: str | None  # the index that listed it, None for a starting file
+
+
+@dataclass
+class Tree:
+    """Every file the walk read, in order, and the twins found beside them."""
+
+    files: list[Loaded] = field(default_factory=list)
+    twins: list[tuple[Loaded, Loaded]] = field(default_factory=list)
+
+
+def robots_sitemaps(text: str, shown: str, found: Findings) -> list[str]:
+    """The absolute ``Sitemap:`` URLs of a robots.txt, in order, each once.
+
+    A relative value is an error (the protocol asks for a full URL; it is not
+    followed), a repeated one a warning.
+    """
+    urls: list[str] = []
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        name, sep, value = line.split("#", 1)[0].partition(":")
+        if not sep or name.strip().lower() != "sitemap":
+            continue
+        value = value.strip()
+        parts = urlsplit(value)
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            found.error("robots-relative", shown,
+                        f"line {number}: Sitemap: {value!r} is not an absolute http(s) URL")
+        elif value in urls:
+            found.warning("robots-duplicate", shown,
+                          f"line {number}: Sitemap: {value} is given more than once")
+        else:
+            urls.append(value)
+    return urls
+
+
+def _twin_of(url: str) -> str | None:
+    if url.endswith(".xml.gz"):
+        return url[:-3]
+    if url.endswith(".xml"):
+        return url + ".gz"
+    return None
+
+
+def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
+           now: dt.datetime, found: Findings) -> Tree:
+    """Read every file reachable from ``start`` (breadth first, each URL once)."""
+    tree = Tree()
+    queue: list[tuple[str, str | None]] = [(url, None) for url in start]
+    seen = set(start)
+    position = 0
+    while position < len(queue):
+        url, parent = queue[position]
+        position += 1
+        if len(tree.files) >= limits.max_files:
+            found.error("file-cap", source.display(url),
+                        f"stopped after {limits.max_files:,} files; "
+                        f"{len(queue) - position + 1:,} listed files not checked")
+            break
+        loaded = _load(url, parent, source, limits, found)
+        if loaded is None:
+            continue
+        tree.files.append(loaded)
+        check_file(loaded.doc, url, loaded.shown, site, now, found)
+        _read_twin(loaded, source, limits, found, tree)
+        if not loaded.doc.file.is_index:
+            continue
+        if parent is not None:
+            found.error("nested-index", loaded.shown,
+                        f"a sitemap index listed by the index {source.display(parent)}: "
+                        "an index may list only urlset files; its files are not followed")
+            continue
+        for entry in loaded.doc.file.entries:
+            # A child that is not an http(s) URL is reported by the loc rules, not read.
+            if entry.loc.startswith(("http://", "https://")) and entry.loc not in seen:
+                seen.add(entry.loc)
+                queue.append((entry.loc, url))
+    return tree
+
+
+def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
+          found: Findings) -> Loaded | None:
+    shown = source.display(url)
+    where = f", listed by {source.display(parent)}" if parent else ""
+    try:
+        data = source.read(url, limits.max_bytes)
+    except TooLarge as error:
+        found.error("byte-limit", shown, str(error))
+        return None
+    except FetchError as error:
+        found.error("unreadable", shown, f"{url}: {error}{where}")
+        return None
+    if data is None:
+        found.error("missing", shown, f"{url} does not exist{where}")
+        return None
+    try:
+        doc = parse_document(data, expand_limit=limits.max_bytes)
+    except SitemapReadError as error:
+        found.error("xml", shown, f"not a sitemap: {error}")
+        return None
+    return Loaded(url, shown, doc, parent)
+
+
+def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findings,
+               tree: Tree) -> None:
+    """Read the ``.gz`` of an ``.xml`` (or the reverse), if there is one, to compare."""
+    twin_url = _twin_of(loaded.url)
+    if twin_url is None:
+        return
+    try:
+        data = source.read(twin_url, limits.max_bytes)
+    except FetchError:
+        return  # no twin to compare: not a rule of the protocol
+    if data is None:
+        return
+    shown = source.display(twin_url)
+    try:
+        doc = parse_document(data, expand_limit=limits.max_bytes)
+    except SitemapReadError as error:
+        found.error("gz-twin", shown, f"the twin of {loaded.shown} is not a sitemap: {error}")
+        return
+    tree.twins.append((loaded, Loaded(twin_url, shown, doc, loaded.parent)))

@@ -1,0 +1,120 @@
+"""The rules that look across the files of a tree: duplicates, index lastmods against
+their files, ``.xml``/``.xml.gz`` twins, and lastmods that cannot all be true."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.tree import Loaded, Tree
+from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
+from mkdocs_sitemap_pro.core.reader import ReadEntry
+
+__all__ = ["SAME_DAY_MIN_URLS", "check_tree", "listed_urls"]
+
+#: "Every page on one day" is judged only from this many dated URLs on: on a site of
+#: three pages written in one afternoon it is no sign of anything.
+SAME_DAY_MIN_URLS = 5
+
+
+def listed_urls(tree: Tree) -> dict[str, list[tuple[Loaded, ReadEntry]]]:
+    """Every loc of every urlset in the tree, with where it is listed."""
+    urls: dict[str, list[tuple[Loaded, ReadEntry]]] = {}
+    for loaded in tree.files:
+        if loaded.doc.file.is_index:
+            continue
+        for entry in loaded.doc.file.entries:
+            urls.setdefault(entry.loc, []).append((loaded, entry))
+    return urls
+
+
+def check_tree(tree: Tree, urls: dict[str, list[tuple[Loaded, ReadEntry]]],
+               found: Findings) -> None:
+    """Run every rule across files."""
+    _duplicates(urls, found)
+    _index_lastmods(tree, found)
+    _twins(tree, found)
+    _same_day(urls, found)
+
+
+def _duplicates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
+    for loc, places in urls.items():
+        if len(places) > 1:
+            names = sorted({loaded.shown for loaded, _ in places})
+            found.error("duplicate", places[1][0].shown,
+                        f"{loc} is listed {len(places)} times (in {', '.join(names)})")
+
+
+def _lastmod(text: str | None) -> dt.datetime | None:
+    if text is None:
+        return None
+    try:
+        return utc_key(check_lastmod(text))
+    except ValueError:
+        return None  # reported by the file rules
+
+
+def _index_lastmods(tree: Tree, found: Findings) -> None:
+    """An index entry's lastmod must not be older than the newest lastmod in its file."""
+    by_url = {loaded.url: loaded for loaded in tree.files}
+    for index in tree.files:
+        if not index.doc.file.is_index:
+            continue
+        for entry in index.doc.file.entries:
+            child = by_url.get(entry.loc)
+            stated = _lastmod(entry.lastmod)
+            if child is None or stated is None or child.doc.file.is_index:
+                continue
+            dates = [d for d in (_lastmod(e.lastmod) for e in child.doc.file.entries) if d]
+            if dates and max(dates) > stated:
+                newest = max(dates).isoformat()
+                found.error("index-lastmod", index.shown,
+                            f"{entry.loc}: the index says lastmod {entry.lastmod}, but the "
+                            f"file holds a URL modified at {newest}; crawlers may skip it")
+
+
+def _twins(tree: Tree, found: Findings) -> None:
+    """An ``.xml`` and its ``.xml.gz`` must say the same.
+
+    Urlsets must be byte-identical once expanded. Index twins may differ in one way
+    only: the ``.gz`` index may list the ``.gz`` files where the other lists ``.xml``.
+    """
+    for first, second in tree.twins:
+        a, b = first.doc, second.doc
+        if not a.file.is_index and not b.file.is_index:
+            if a.xml != b.xml:
+                found.error("gz-twin", second.shown,
+                            f"differs from {first.shown} once expanded: the two must be "
+                            "the same sitemap")
+            continue
+        if a.file.kind != b.file.kind or len(a.file.entries) != len(b.file.entries):
+            found.error("gz-twin", second.shown, f"does not list the same files as {first.shown}")
+            continue
+        for x, y in zip(a.file.entries, b.file.entries):
+            bare_x, bare_y = x.loc.removesuffix(".gz"), y.loc.removesuffix(".gz")
+            if bare_x != bare_y or x.lastmod != y.lastmod:
+                found.error("gz-twin", second.shown,
+                            f"lists {y.loc} ({y.lastmod}) where {first.shown} lists "
+                            f"{x.loc} ({x.lastmod})")
+
+
+def _same_day(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
+    """Every dated URL on one day: the build date stamped on every page, or a shallow clone."""
+    days: set[dt.date] = set()
+    dated = 0
+    first: Loaded | None = None
+    for places in urls.values():
+        loaded, entry = places[0]
+        value = _lastmod(entry.lastmod)
+        if value is None:
+            continue
+        dated += 1
+        days.add(value.date())
+        first = first or loaded
+        if len(days) > 1:
+            return
+    if first is not None and dated >= SAME_DAY_MIN_URLS:
+        found.warning("lastmod-same-day", first.shown,
+                      f"all {dated:,} lastmods fall on {days.pop().isoformat()}: that is "
+                      "usually the build date (or a shallow clone's single commit), not "
+                      "when each page changed, and search engines learn to ignore it")

@@ -1,0 +1,215 @@
+"""The HTML view: a twin page for people beside every sitemap file (``html_view``).
+
+``sitemap.xml`` gets ``sitemap.html``, ``sitemap-2.xml`` gets ``sitemap-2.html``. A
+urlset's page is a table of its URLs (read back from the XML just written, so the page
+shows exactly what crawlers get); an index's page lists its files, linked to their
+pages. Each page is self-contained (inline style, an optional inline script), says
+``noindex``, and carries a generator mark: the writer replaces or removes only pages
+that carry it, so a site's own ``sitemap.html`` is never touched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from mkdocs_sitemap_pro.core.atomic import StagedFiles
+from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
+from mkdocs_sitemap_pro.core.reader import ReadEntry, read_sitemap
+from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
+
+__all__ = ["GENERATOR", "ViewFile", "is_ours", "remove_stale_views", "stage_views", "view_name"]
+
+GENERATOR = "mkdocs-sitemap-pro html_view"
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MARK = f'<meta name="generator" content="{GENERATOR}">'.encode("ascii")
+
+
+@dataclass(frozen=True)
+class ViewFile:
+    """One sitemap file to give a page: its staged XML, its name, count and newest lastmod."""
+
+    temp: Path
+    xml_name: str
+    count: int
+    newest: str | None
+
+
+def view_name(xml_name: str) -> str:
+    """``sitemap-2.xml`` -> ``sitemap-2.html``."""
+    return xml_name.removesuffix(".xml") + ".html"
+
+
+def is_ours(path: Path) -> bool:
+    """Whether the file at ``path`` is a view page this writer wrote (its generator mark)."""
+    try:
+        with open(path, "rb") as handle:
+            return _MARK in handle.read(4096)
+    except OSError:
+        return False
+
+
+def _readable(text: str | None) -> tuple[str, str]:
+    """(text for people, sortable key) of a lastmod: ``29 Feb 2024, 13:05 UTC``."""
+    if not text:
+        return "", ""
+    try:
+        value = check_lastmod(text)
+    except ValueError:
+        return text, text
+    key = utc_key(value)
+    day = f"{key.day} {_MONTHS[key.month - 1]} {key.year}"
+    if isinstance(value, dt.datetime):
+        return f"{day}, {key:%H:%M} UTC", key.isoformat()
+    return day, key.isoformat()
+
+
+def _date_cell(text: str | None) -> str:
+    shown, key = _readable(text)
+    if not shown:
+        return '<td class="date none" data-label="Last modified" data-value="">–</td>'
+    exact = escape(text or "")
+    return (f'<td class="date" data-label="Last modified" data-value="{escape(key)}">'
+            f'<time datetime="{exact}" title="{exact}">{escape(shown)}</time></td>')
+
+
+def _page(title: str, heading: str, summary: str, head_row: str, rows: list[str],
+          xml_name: str, crumb: str = "") -> str:
+    return "".join([
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+        '<meta name="robots" content="noindex">\n', _MARK.decode("ascii"), "\n",
+        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        '<div class="wrap">\n<header>\n', crumb,
+        f'<p class="eyebrow">Sitemap</p>\n<h1>{escape(heading)}</h1>\n',
+        f'<p class="summary">{summary}</p>\n</header>\n<main class="card">\n',
+        '<div class="tools" hidden><input type="search" placeholder="Filter" '
+        'aria-label="Filter the table"><output></output></div>\n',
+        f"<table>\n<thead>{head_row}</thead>\n<tbody>\n", "\n".join(rows),
+        "\n</tbody>\n</table>\n</main>\n",
+        f'<footer>For search engines: <a href="{escape(xml_name)}">{escape(xml_name)}</a>. '
+        "This page is for people: it is not listed in the sitemap and asks not to be "
+        "indexed.</footer>\n</div>\n",
+        f"<script>{SCRIPT}</script>\n</body>\n</html>\n",
+    ])
+
+
+def _cell(css: str, label: str, content: str) -> str:
+    """A table cell; an empty one is marked, so a phone's card layout can leave it out."""
+    classes = " ".join(c for c in (css, "" if content else "empty") if c)
+    css_attr = f' class="{classes}"' if classes else ""
+    return f'<td{css_attr} data-label="{label}">{content}</td>'
+
+
+def _url_row(entry: ReadEntry, base: str, columns: tuple[bool, bool, bool]) -> str:
+    loc = entry.loc
+    if loc.startswith(base) and loc != base:
+        shown = f'<span class="base">{escape(base)}</span>{escape(loc[len(base):])}'
+    else:
+        shown = escape(loc)
+    cells = [f'<td class="url" data-label="URL"><a href="{escape(loc)}">{shown}</a></td>',
+             _date_cell(entry.lastmod)]
+    has_freq, has_priority, has_langs = columns
+    if has_freq:
+        cells.append(_cell("", "Change frequency", escape(entry.changefreq or "")))
+    if has_priority:
+        cells.append(_cell("num", "Priority", escape(entry.priority or "")))
+    if has_langs:
+        links = "".join(
+            f'<a class="lang" href="{escape(alt.href)}" hreflang="{escape(alt.hreflang)}" '
+            f'title="{escape(alt.href)}">{escape(alt.hreflang)}</a>'
+            for alt in entry.alternates
+        )
+        cells.append(_cell("langs", "Languages", links))
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def urlset_page(entries: tuple[ReadEntry, ...], title: str, xml_name: str, base: str,
+                back: str | None) -> str:
+    """The page of one urlset: its URLs, with only the columns some URL has a value for."""
+    columns = (
+        any(e.changefreq for e in entries),
+        any(e.priority for e in entries),
+        any(e.alternates for e in entries),
+    )
+    head = ['<th scope="col">URL</th>', '<th scope="col">Last modified</th>']
+    head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
+                                 '<th scope="col" class="num">Priority</th>',
+                                 '<th scope="col">Languages</th>'), columns) if on]
+    rows = [_url_row(entry, base, columns) for entry in entries]
+    count = len(entries)
+    summary = f'<strong class="count">{count:,}</strong> URL{"" if count == 1 else "s"} in ' \
+              f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'
+    crumb = f'<a class="crumb" href="{escape(back)}">← All sitemap files</a>\n' if back else ""
+    return _page(f"{title} · sitemap ({xml_name})", title, summary,
+                 "<tr>" + "".join(head) + "</tr>", rows, xml_name, crumb)
+
+
+def index_page(files: list[ViewFile], title: str, xml_name: str) -> str:
+    """The page of an index: each file, linked to its page, with its URL count and lastmod."""
+    total = sum(f.count for f in files)
+    rows = [
+        f'<tr><td class="url" data-label="File"><a href="{escape(view_name(f.xml_name))}">'
+        f'{escape(view_name(f.xml_name))}</a></td>'
+        f'<td class="num" data-label="URLs" data-value="{f.count}">{f.count:,}</td>'
+        f'{_date_cell(f.newest)}<td class="raw" data-label="XML">'
+        f'<a href="{escape(f.xml_name)}">{escape(f.xml_name)}</a></td></tr>'
+        for f in files
+    ]
+    head = ('<tr><th scope="col">File</th><th scope="col" class="num">URLs</th>'
+            '<th scope="col">Last modified</th><th scope="col">XML</th></tr>')
+    summary = (f'<strong class="count">{total:,}</strong> URLs in {len(files):,} files, '
+               f'listed by <a href="{escape(xml_name)}">{escape(xml_name)}</a>')
+    return _page(f"{title} · sitemap index", title, summary, head, rows, xml_name)
+
+
+def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
+                index_name: str | None, title: str, base: str
+                ) -> tuple[list[tuple[Path, str]], list[str], list[str]]:
+    """Stage the page of every shard (and of the index); return (renames, names, refused).
+
+    A name already taken by a file that is not one of our pages is refused: it is the
+    site's own page, and is left as it is.
+    """
+    pages: list[tuple[str, str]] = []
+    if index_name is not None:
+        pages.append((view_name(index_name), index_page(shards, title, index_name)))
+    back = view_name(index_name) if index_name else None
+    for shard in shards:
+        entries = read_sitemap(shard.temp).entries
+        pages.append((view_name(shard.xml_name),
+                      urlset_page(entries, title, shard.xml_name, base, back)))
+    renames, names, refused = [], [], []
+    for name, text in pages:
+        target = folder / name
+        if target.exists() and not is_ours(target):
+            refused.append(name)
+            continue
+        temp, handle = staged.new(name)
+        with handle:
+            handle.write(text.encode("utf-8"))
+        renames.append((temp, name))
+        names.append(name)
+    return renames, names, refused
+
+
+def remove_stale_views(folder: Path, stem: str, keep: set[str]) -> list[str]:
+    """Remove our pages ``<stem>.html`` and ``<stem>-<n>.html`` not in ``keep``."""
+    pattern = re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?\.html")
+    removed: list[str] = []
+    try:
+        names = sorted(p.name for p in folder.iterdir())
+    except OSError:
+        return removed
+    for name in names:
+        if name in keep or not pattern.fullmatch(name) or not is_ours(folder / name):
+            continue
+        try:
+            (folder / name).unlink()
+        except OSError:
+            continue
+        removed.append(name)
+    return removed

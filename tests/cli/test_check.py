@@ -1,0 +1,68 @@
+"""``mkdocs-sitemap-pro check``: exit status 0, 1 or 2, plain text and --json."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from mkdocs_sitemap_pro.cli.main import main
+from tests.core.check.tree_files import SITE, url, urlset, valid_files, write_tree
+
+
+def test_a_correct_tree_exits_0(tmp_path, capsys):
+    write_tree(tmp_path, valid_files())
+    assert main(["check", str(tmp_path), "--site-url", SITE]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"{tmp_path}: 3 sitemap files, 4 URLs"
+    assert out.splitlines()[-1] == "no problem found"
+
+
+def test_problems_exit_1_with_one_line_each(tmp_path, capsys):
+    files = valid_files()
+    files["sitemap-2.xml"] = files["sitemap-2.xml.gz"] = urlset(url(SITE + "b b/"), url(SITE + "c/"))
+    write_tree(tmp_path, files)
+    assert main(["check", str(tmp_path), "--site-url", SITE]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("error   loc-escaping        sitemap-2.xml: 'https://example.com/b b/'")
+    # the URL is wrong, no page "b b/" exists, and the built page b/ is not listed
+    assert lines[-1] == "2 errors, 1 warning"
+
+
+def test_warnings_exit_0_unless_strict(tmp_path, capsys):
+    files = valid_files()
+    files["robots.txt"] = f"Sitemap: {SITE}sitemap.xml\nSitemap: {SITE}sitemap.xml\n"
+    write_tree(tmp_path, files)
+    assert main(["check", str(tmp_path), "--site-url", SITE]) == 0
+    assert main(["check", str(tmp_path), "--site-url", SITE, "--strict"]) == 1
+
+
+def test_json(tmp_path, capsys):
+    files = valid_files()
+    files["sitemap-1.xml.gz"] = urlset(url(SITE))
+    write_tree(tmp_path, files)
+    assert main(["check", str(tmp_path), "--site-url", SITE, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == 1 and report["errors"] == 1 and report["warnings"] == 0
+    assert report["files"] == ["sitemap.xml", "sitemap-1.xml", "sitemap-2.xml"]
+    assert report["urls"] == 4
+    assert [(f["severity"], f["rule"], f["file"]) for f in report["findings"]] == [
+        ("error", "gz-twin", "sitemap-1.xml.gz")]
+
+
+def test_could_not_check_exits_2(tmp_path, capsys):
+    assert main(["check", str(tmp_path / "missing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    write_tree(tmp_path, {"sitemap.xml": urlset(url(SITE))})
+    assert main(["check", str(tmp_path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["status"] == 2
+    assert "pass --site-url" in captured.err
+
+
+def test_the_console_script_runs_it(tmp_path):
+    write_tree(tmp_path, valid_files())
+    done = subprocess.run([sys.executable, "-m", "mkdocs_sitemap_pro", "check", str(tmp_path),
+                           "--site-url", SITE, "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["findings"] == []
