@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mkdocs_sitemap_pro import __version__
+from mkdocs_sitemap_pro.cli import build
 
 __all__ = ["main"]
 
@@ -28,7 +29,8 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     top.add_argument("--version", action="version", version=f"{PROG} {__version__}")
-    top.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = top.add_subparsers(dest="command", metavar="COMMAND")
+    build.register(subparsers)
     return top
 
 
@@ -38,4 +40,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser().print_help(sys.stderr)
         return 2
-    return 2  # pragma: no cover - every subcommand returns before this
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)

@@ -8,7 +8,8 @@ pages into core inputs and calls the core; every message goes through ``report``
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -42,6 +43,8 @@ class Build:
     history: GitHistory | None
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
+    # src_uri -> other files the page shows (absolute paths), which date it too.
+    dependencies: Mapping[str, Sequence[Path]] = field(default_factory=dict)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -73,6 +76,7 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
         fallback=options.lastmod_fallback,
         history=build.history,
         build_time=build.build_time,
+        dependencies=build.dependencies,
     )
     report.dating(dated, options.lastmod)
     try:
