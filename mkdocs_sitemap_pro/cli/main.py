@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from mkdocs_sitemap_pro import __version__
-from mkdocs_sitemap_pro.cli import versions
-from mkdocs_sitemap_pro.cli import check
+from mkdocs_sitemap_pro.cli import build, check, versions
 
 __all__ = ["main"]
 
@@ -33,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     versions.register(commands)
     check.register(commands)
+    build.register(commands)
     return top
 
 
@@ -42,5 +42,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser().print_help(sys.stderr)
         return 2
-    status: int = args.run(args)
-    return status
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)

@@ -5,3 +5,5 @@
 message, ``theme`` what the theme does with sitemaps, ``integrations`` one module per
 other plugin.
 """
+
+from mkdocs_sitemap_pro.plugin import compat  # noqa: F401  # first: MkDocs or ProperDocs

@@ -9,12 +9,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mkdocs_sitemap_pro.core.git import GitHistory, Known
+from mkdocs_sitemap_pro.core.git import GitHistory, Known, Unknown
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
@@ -39,8 +39,13 @@ def date_pages(
     fallback: Literal["omit", "mtime", "build_time"],
     history: GitHistory | None,
     build_time: dt.datetime,
+    dependencies: Mapping[str, Sequence[Path]] | None = None,
 ) -> Dating:
-    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``)."""
+    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``).
+
+    ``dependencies`` (src_uri -> absolute paths) are the other files a page shows (what
+    it includes, the posts it lists); under git the page is as new as the newest of them.
+    """
     dating = Dating()
     # Front matter wins over anything derived.
     pending: list[SitemapPage] = []
@@ -54,7 +59,7 @@ def date_pages(
         dating.warnings.extend(history.warnings)
 
     for page in pending:
-        when, reason = _derived(page, mode, history)
+        when, reason = _derived(page, mode, history, (dependencies or {}).get(page.src_uri, ()))
         if when is None and mode != "none":
             when = _fallback(page, fallback, build_time)
             if when is not None:
@@ -72,17 +77,22 @@ def date_pages(
 
 
 def _derived(
-    page: SitemapPage, mode: str, history: GitHistory | None
+    page: SitemapPage, mode: str, history: GitHistory | None, shown: Sequence[Path]
 ) -> tuple[Lastmod, str]:
     """The date the chosen mode gives a page, or None and the reason it has none."""
-    if page.source_path is None:
+    if page.source_path is None and not (shown and mode == "git"):
         return None, "generated"
     if mode == "git" and history is not None:
-        change = history.last_changed(page.source_path)
-        if isinstance(change, Known):
-            return change.when, ""
-        return None, change.reason
-    if mode == "mtime":
+        own = [page.source_path] if page.source_path is not None else []
+        changes = [history.last_changed(path) for path in [*own, *shown]]
+        known = [change.when for change in changes if isinstance(change, Known)]
+        if known:
+            return max(known), ""
+        first = changes[0]
+        if page.source_path is None or not isinstance(first, Unknown):
+            return None, "generated"
+        return None, first.reason
+    if mode == "mtime" and page.source_path is not None:
         return _mtime(page.source_path), "no source file"
     return None, "lastmod: none"
 

@@ -8,8 +8,8 @@ pages into core inputs and calls the core; every message goes through ``report``
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -44,6 +44,8 @@ class Build:
     history: GitHistory | None
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
+    # src_uri -> other files the page shows (absolute paths), which date it too.
+    dependencies: Mapping[str, Sequence[Path]] = field(default_factory=dict)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -149,6 +151,7 @@ def _gather(
         fallback=options.lastmod_fallback,
         history=build.history,
         build_time=build.build_time,
+        dependencies=build.dependencies,
     )
     return _Part(build.files, _entries(found, dated.lastmods, options), dated)
 

@@ -1,0 +1,55 @@
+"""``mkdocs-sitemap-pro build``: the sitemap for a site that another builder wrote.
+
+Arguments and exit status only; the work is ``plugin.standalone.build_sitemap``.
+Exit 0 fine, 1 writing failed or (with ``--strict``) there were warnings, 2 the
+configuration cannot work (the message names the option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from mkdocs_sitemap_pro.plugin.standalone import (
+    ConfigError,
+    WriteFailed,
+    build_sitemap,
+    console_log,
+)
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``build`` subcommand."""
+    command = subparsers.add_parser(
+        "build",
+        help="write the sitemap after another builder (Zensical) wrote the site",
+        description=(
+            "Write the sitemap tree and the robots.txt line into a site that another "
+            "builder (Zensical, say) wrote from mkdocs.yml, with the plugin's options "
+            "(the sitemap-pro entry under plugins:) and rules."
+        ),
+    )
+    command.add_argument("-f", "--config-file", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)")
+    command.add_argument("-d", "--site-dir", metavar="DIR", help="the built site (default: site_dir of mkdocs.yml)")
+    command.add_argument("-s", "--strict", action="store_true", help="exit 1 if there were warnings")
+    command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``build``; return the exit status."""
+    with console_log() as counter:
+        try:
+            build_sitemap(args.config_file, args.site_dir)
+        except ConfigError as error:
+            print(f"Error: {error}", file=sys.stderr)
+            return 2
+        except WriteFailed as error:
+            print(f"Error: {error}", file=sys.stderr)
+            return 1
+    warnings = sum(count for _level, count in counter.get_counts())
+    if args.strict and warnings:
+        print(f"Error: {warnings} warning(s) in strict mode", file=sys.stderr)
+        return 1
+    return 0

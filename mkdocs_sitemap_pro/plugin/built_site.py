@@ -1,0 +1,110 @@
+"""A site another builder wrote, as MkDocs' own ``Files`` and ``Page`` objects.
+
+``mkdocs-sitemap-pro build`` sees no build, only mkdocs.yml, docs_dir and the HTML in
+site_dir. Every source is given its URL by MkDocs' own ``File``/``Page`` logic (``a.md``
+-> ``a/``, ``a/index.md`` and ``a/README.md`` -> ``a/``, ``a.html`` without directory
+URLs); a source whose HTML is elsewhere (a blog post, which the blog plugin moves to a
+dated URL) is matched to the one unclaimed page that carries its title. HTML that no
+source explains becomes a generated page (a blog's archive, category and pagination
+pages) if MkDocs' URL rules could have produced its path; the rest (``search/``,
+``assets/``, a theme's ``404.html``, copies of docs_dir's own HTML files) is not a page.
+The collector then reads every page back from its source and its HTML on disk, exactly
+as it reads the pages a ``--dirty`` build skipped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files, InclusionLevel, get_files
+from mkdocs.structure.pages import Page
+
+from mkdocs_sitemap_pro.plugin.moved_pages import match_moved
+
+__all__ = ["BuiltSite", "read_built_site"]
+
+# Folders of theme and search output: never pages.
+_NOT_PAGES = frozenset({"search", "assets"})
+_BUILDER = "the builder"  # File.generated_by of pages no source explains
+
+
+@dataclass
+class BuiltSite:
+    """The pages of a built site, and why some sources have none."""
+
+    files: Files
+    generated: list[File] = field(default_factory=list)
+    unbuilt: list[str] = field(default_factory=list)  # included sources without HTML
+
+
+def read_built_site(config: MkDocsConfig) -> BuiltSite:
+    """Every page in ``config.site_dir``, each with its source where it has one."""
+    files = get_files(config)
+    known = {file.dest_uri for file in files}
+    html = set(_html_files(config.site_dir)) - known
+    orphans: list[File] = []
+    # Only dest_uri is read before a move: File caches url and abs_dest_path from it.
+    for file in files.documentation_pages():
+        built = os.path.isfile(os.path.join(config.site_dir, file.dest_uri))
+        if not built and not file.inclusion.is_excluded():
+            orphans.append(file)
+    moved = match_moved(orphans, sorted(html), config.site_dir)
+    for file in orphans:
+        dest_uri = moved.get(file.src_uri)
+        if dest_uri is None:
+            continue
+        file.dest_uri = dest_uri
+        html.discard(dest_uri)
+    site = BuiltSite(files)
+    for file in orphans:
+        if file.src_uri not in moved:
+            files.remove(file)
+            site.unbuilt.append(file.src_uri)
+    for file in files.documentation_pages():
+        Page(None, file, config)
+    for dest_uri in sorted(html):
+        generated = _generated_page(config, dest_uri, files)
+        if generated is not None:
+            files.append(generated)
+            Page(None, generated, config)
+            site.generated.append(generated)
+    return site
+
+
+def _generated_page(config: MkDocsConfig, dest_uri: str, files: Files) -> File | None:
+    """A page no source explains, if MkDocs' URL rules could have written ``dest_uri``."""
+    if dest_uri.split("/", 1)[0] in _NOT_PAGES:
+        return None
+    stem = dest_uri[: -len(".html")]
+    if config.use_directory_urls:
+        if stem.endswith("/index"):
+            stem = stem[: -len("/index")]
+        elif stem != "index":
+            return None
+    src_uri = f"{stem}.md"
+    if files.get_file_from_path(src_uri) is not None:
+        return None
+    file = File(
+        src_uri,
+        src_dir=None,
+        dest_dir=config.site_dir,
+        use_directory_urls=config.use_directory_urls,
+        inclusion=InclusionLevel.INCLUDED,
+    )
+    file.generated_by = _BUILDER
+    file.content_string = ""  # no source: no front matter
+    # The path must be the one MkDocs gives that name; anything else is not its page.
+    return file if file.dest_uri == dest_uri else None
+
+
+def _html_files(site_dir: str) -> Iterator[str]:
+    """Every ``*.html`` under ``site_dir``, as a path relative to it with ``/``."""
+    for folder, dirs, names in os.walk(site_dir):
+        dirs.sort()
+        rel = os.path.relpath(folder, site_dir).replace(os.sep, "/")
+        for name in sorted(names):
+            if name.endswith(".html"):
+                yield name if rel == "." else f"{rel}/{name}"

@@ -1,0 +1,193 @@
+"""``mkdocs-sitemap-pro build``: the plugin's sitemap for a site another builder wrote.
+
+Zensical reads mkdocs.yml but runs no MkDocs plugin. After it (or any builder that
+writes MkDocs' URL layout), this reads the config and the built HTML, dates the pages
+with the same one git pass and rules, and calls the plugin's own pipeline, so the files,
+robots.txt and messages are the plugin's. What it cannot see is the rendering: a page's
+dependencies are only those written in its source (``written_dependencies``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.utils import CountHandler, get_build_datetime
+
+from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.urls import normalise_loc
+from mkdocs_sitemap_pro.core.writer import WriteReport
+from mkdocs_sitemap_pro.plugin import pipeline
+from mkdocs_sitemap_pro.plugin.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.listed_posts import listed_urls
+from mkdocs_sitemap_pro.plugin.pages import PageCollector
+from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.standalone_config import ConfigError, SiteConfig, load_site_config
+from mkdocs_sitemap_pro.plugin.written_dependencies import rules_for, written_dependencies
+
+__all__ = ["ConfigError", "Outcome", "WriteFailed", "build_sitemap", "console_log"]
+
+# What a builder writes of its own; ours replaces it.
+_BUILDER_SITEMAP = ("sitemap.xml", "sitemap.xml.gz")
+
+
+class WriteFailed(Exception):
+    """The sitemap could not be written; the previous files were left as they were."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one run wrote (None: no page belonged in a sitemap)."""
+
+    written: WriteReport | None
+
+
+@contextmanager
+def console_log() -> Iterator[CountHandler]:
+    """MkDocs' messages on stderr as ``mkdocs`` prints them; the handler counts them."""
+    logger = logging.getLogger("mkdocs")
+    printer = logging.StreamHandler()
+    printer.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    old_level = logger.level
+    logger.addHandler(printer)
+    logger.addHandler(counter)
+    logger.setLevel(logging.INFO)
+    try:
+        yield counter
+    finally:
+        logger.removeHandler(printer)
+        logger.removeHandler(counter)
+        logger.setLevel(old_level)
+
+
+def build_sitemap(config_file: str | None, site_dir: str | None = None) -> Outcome:
+    """Write the sitemap and robots.txt line into the site that ``config_file`` describes.
+
+    Raises ``ConfigError`` (naming the option) when it cannot run, and ``WriteFailed``
+    when writing failed (the previous files are then left as they were).
+    """
+    site = load_site_config(config_file, site_dir)
+    for message in site.warnings:
+        log.warning(message)
+    config, options = site.mkdocs, site.options
+    if not options.enabled:
+        log.info("the plugin's 'enabled' option is false: no sitemap was written")
+        return Outcome(None)
+    try:
+        pipeline.site_url_of(config)
+    except PluginError as error:
+        raise ConfigError(str(error).removeprefix("sitemap-pro: ")) from None
+    if not os.path.isdir(config.site_dir):
+        raise ConfigError(
+            f"site_dir {config.site_dir} does not exist: build the site first, or name "
+            "the folder it was built into with --site-dir"
+        )
+    built = read_built_site(config)
+    _report_unbuilt(built)
+    build_time = get_build_datetime()
+    dependencies = _dependencies(site, built.files)
+    history = _history(site, built.files, dependencies) if options.lastmod == "git" else None
+    build = pipeline.Build(
+        config=config,
+        files=built.files,
+        collector=PageCollector(options.exclude, build_time),
+        history=history,
+        build_time=build_time,
+        dependencies=dependencies,
+    )
+    try:
+        written = pipeline.write_sitemap(options, build)
+    except PluginError as error:
+        raise WriteFailed(str(error)) from error
+    _drop_builder_sitemap(Path(config.site_dir), built.files, written)
+    return Outcome(written)
+
+
+def _report_unbuilt(built: BuiltSite) -> None:
+    """Sources without HTML are not on the site; if none has any, site_dir is wrong."""
+    for src_uri in built.unbuilt:
+        log.debug(f"page '{src_uri}' left out: no HTML for it in site_dir")
+    if built.unbuilt and not built.files.documentation_pages():
+        log.warning(
+            f"none of the {len(built.unbuilt)} pages in docs_dir has HTML in site_dir: "
+            "is it the folder the site was built into, with the same use_directory_urls?"
+        )
+
+
+def _dependencies(site: SiteConfig, files: Files) -> dict[str, list[Path]]:
+    """Per page, the files that date it besides its source: includes and listed posts."""
+    config = site.mkdocs
+    project = Path(config.config_file_path or ".").resolve().parent
+    rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project)
+    shown: dict[str, list[Path]] = {}
+    by_url: dict[str, File] = {}
+    pages = files.documentation_pages()
+    for file in pages:
+        if file.abs_src_path and not file.generated_by:
+            shown[file.src_uri] = written_dependencies(Path(file.abs_src_path), rules)
+        if file.page is not None:
+            by_url[normalise_loc(file.page.canonical_url or file.url)] = file
+    listing: dict[str, list[Path]] = {}
+    for file in pages:
+        paths: list[Path] = []
+        for url in _listed(file):
+            post = by_url.get(normalise_loc(url))
+            if post is not None and post.abs_src_path and not post.generated_by:
+                paths += [Path(post.abs_src_path), *shown.get(post.src_uri, ())]
+        if paths:
+            listing[file.src_uri] = paths
+    for src_uri, paths in listing.items():
+        shown[src_uri] = list(dict.fromkeys([*shown.get(src_uri, ()), *paths]))
+    return {src_uri: paths for src_uri, paths in shown.items() if paths}
+
+
+def _listed(file: File) -> list[str]:
+    """The posts a page lists as excerpts (a blog's index, archive, category pages)."""
+    try:
+        text = Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    assert file.page is not None
+    return listed_urls(text, file.page.canonical_url or file.url)
+
+
+def _history(site: SiteConfig, files: Files, shown: dict[str, list[Path]]) -> GitHistory:
+    """One git pass for every source and every file a page shows."""
+    options = site.options
+    paths = [
+        Path(f.abs_src_path)
+        for f in files.documentation_pages()
+        if f.abs_src_path and not f.generated_by
+    ]
+    paths += [path for listed in shown.values() for path in listed]
+    option = options.ignore_commits
+    ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
+    return GitHistory.read(
+        Path(site.mkdocs.docs_dir),
+        paths,
+        history=options.git_history,
+        date=options.git_date,
+        ignore_commits=ignored,
+    )
+
+
+def _drop_builder_sitemap(site_dir: Path, files: Files, written: WriteReport | None) -> None:
+    """Remove the builder's own sitemap.xml(.gz) where ours did not replace it.
+
+    A copy of a file in docs_dir is the user's and stays.
+    """
+    ours = set(written.files + written.gz_files) if written else set()
+    users = {file.dest_uri for file in files if not file.is_documentation_page()}
+    for name in _BUILDER_SITEMAP:
+        path = site_dir / name
+        if name not in ours and name not in users and path.is_file():
+            path.unlink()
+            log.debug(f"removed the builder's own {name}")
