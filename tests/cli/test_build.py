@@ -124,7 +124,8 @@ def test_after_mkdocs_the_same_bytes_as_the_plugin(site, monkeypatch, capsys, di
     assert built.error is None, built.messages()
     names = sorted(p.name for p in built.site_dir.iterdir() if p.name.startswith(("sitemap", "robots")))
     plugin_files = {name: (built.site_dir / name).read_bytes() for name in names}
-    assert len(plugin_files) == 9  # an index, three shards, their .gz, robots.txt
+    # An index, three shards, their .gz, their html_view pages, robots.txt.
+    assert len(plugin_files) == 13
 
     plugins = site.config["plugins"]
     site.config["plugins"] = []
