@@ -114,5 +114,4 @@ def _token_chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
         yield [tail]
 
 
-_ZONES: dict[bytes, timezone] = {}
 

@@ -140,13 +140,18 @@ def git_names(paths: Sequence[Path], top: str) -> list[bytes | None]:
     return names
 
 
-def tracked_files(top: str, candidates: set[bytes], warnings: list[str]) -> set[bytes]:
-    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``)."""
-    if not candidates:
+def tracked_files(
+    top: str, candidates: set[bytes], warnings: list[str], *, whole: bool = False
+) -> set[bytes]:
+    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``).
+
+    ``whole``: every file of the tree, for a read that learns of more files later.
+    """
+    if not candidates and not whole:
         return set()
     args: list[str | bytes] = ["--literal-pathspecs", "ls-tree", "-r", "-z",
                                "--name-only", "--full-tree", "HEAD"]
-    common = _common_folder(candidates)
+    common = b"" if whole else _common_folder(candidates)
     if common:
         args += ["--", common]
     status, out, err = run_git(args, top)
