@@ -148,4 +148,6 @@ class SitemapProConfig(base.Config):
     changefreq = _ProtocolValue(protocol.check_changefreq)
     priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
+    dependencies = c.Type(bool, default=True)
+    dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Type(bool, default=True)

@@ -16,6 +16,7 @@ from typing import Literal
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
+from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies, decide, with_posts
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
@@ -30,6 +31,10 @@ class Dating:
     omitted: Counter[str] = field(default_factory=Counter)  # reason -> pages left undated
     warnings: list[str] = field(default_factory=list)
     undated: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, reason)
+    # Pages dated by something other than their source: "an included file", "listed posts".
+    by: Counter[str] = field(default_factory=Counter)
+    deciders: Counter[str] = field(default_factory=Counter)  # file -> pages it dated
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, DEBUG detail)
 
 
 def date_pages(
@@ -39,8 +44,13 @@ def date_pages(
     fallback: Literal["omit", "mtime", "build_time"],
     history: GitHistory | None,
     build_time: dt.datetime,
+    dependencies: Dependencies | None = None,
 ) -> Dating:
-    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``)."""
+    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``).
+
+    With ``dependencies`` (git only), a page is dated by the newest of its source and
+    what it showed, and a listing page by its posts too (so listing pages come last).
+    """
     dating = Dating()
     # Front matter wins over anything derived.
     pending: list[SitemapPage] = []
@@ -52,9 +62,19 @@ def date_pages(
             pending.append(page)
     if history is not None:
         dating.warnings.extend(history.warnings)
+    deps = dependencies if mode == "git" and history is not None else None
+    if deps is not None:
+        pending.sort(key=lambda p: bool(_posts(deps, p)))
+        dating.notes.extend(
+            (src_uri, "not rendered in this build and not in the dependency cache: "
+             "dated by its source alone") for src_uri in deps.missing
+        )
 
     for page in pending:
-        when, reason = _derived(page, mode, history)
+        if deps is not None and history is not None:
+            when, reason = _with_dependencies(page, history, deps, dating)
+        else:
+            when, reason = _derived(page, mode, history)
         if when is None and mode != "none":
             when = _fallback(page, fallback, build_time)
             if when is not None:
@@ -85,6 +105,38 @@ def _derived(
     if mode == "mtime":
         return _mtime(page.source_path), "no source file"
     return None, "lastmod: none"
+
+
+def _posts(deps: Dependencies, page: SitemapPage) -> tuple[str, ...]:
+    entry = deps.pages.get(page.src_uri)
+    return entry.posts if entry is not None else ()
+
+
+def _with_dependencies(
+    page: SitemapPage, history: GitHistory, deps: Dependencies, dating: Dating
+) -> tuple[Lastmod, str]:
+    """The git date of a page by everything it shows; notes what decided it."""
+    own: Lastmod = None
+    reason, decider = "generated", ""
+    if page.source_path is not None:
+        change = history.last_changed(page.source_path)
+        if not isinstance(change, Known):
+            return None, change.reason
+        decision = decide(change, deps.pages.get(page.src_uri), deps, history)
+        own, decider = decision.when, decision.file
+        dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
+    post = ""
+    posts = _posts(deps, page)
+    if posts:
+        own, post = with_posts(own, posts, dating.lastmods)
+    if post:
+        dating.by["listed posts"] += 1
+        dating.notes.append((page.src_uri, f"dated by the listed post {post}"))
+    elif decider:
+        dating.by["an included file"] += 1
+        dating.deciders[decider] += 1
+        dating.notes.append((page.src_uri, f"dated by the included file {decider}"))
+    return own, reason
 
 
 def _fallback(page: SitemapPage, fallback: str, build_time: dt.datetime) -> Lastmod:

@@ -24,6 +24,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -42,6 +43,7 @@ class Build:
     history: GitHistory | None
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
+    dependencies: Dependencies | None = None  # what pages showed (option dependencies)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -73,6 +75,7 @@ def write_sitemap(options: SitemapProConfig, build: Build) -> WriteReport | None
         fallback=options.lastmod_fallback,
         history=build.history,
         build_time=build.build_time,
+        dependencies=build.dependencies,
     )
     report.dating(dated, options.lastmod)
     try:
