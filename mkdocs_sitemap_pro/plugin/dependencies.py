@@ -116,19 +116,36 @@ class Exclusions:
     """Files read during a page's conversion that are part of the site, not of the page."""
 
     def __init__(self, folders: Iterable[str], files: Iterable[str]) -> None:
+        self._real_folders: dict[str, str] = {}
+        self._real: dict[str, str] = {}
         self._folders = tuple(
             os.path.join(os.path.realpath(f), "") for f in folders if f
         )
         self._files = frozenset(os.path.realpath(f) for f in files if f)
 
+    def real(self, path: str) -> str:
+        """A path with its folder's symlinks resolved (each folder once) and the file's."""
+        known = self._real.get(path)
+        if known is None:
+            known = self._real[path] = self._resolve(path)
+        return known
+
+    def _resolve(self, path: str) -> str:
+        folder, name = os.path.split(path)
+        real_folder = self._real_folders.get(folder)
+        if real_folder is None:
+            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folder, name)
+        return os.path.realpath(real) if os.path.islink(real) else real
+
     def keeps(self, path: str) -> bool:
         """Whether a read file may date the page that read it."""
-        real = os.path.realpath(path)
+        real = self.real(path)
         if real in self._files or f"{os.sep}__pycache__{os.sep}" in real:
             return False
         return not real.startswith(self._folders)
 
     def pick(self, paths: Iterable[str], source: str | None) -> set[str]:
         """The files among ``paths`` that count, less the page's own source."""
-        own = os.path.realpath(source) if source else None
-        return {p for p in paths if self.keeps(p) and os.path.realpath(p) != own}
+        own = self.real(os.path.abspath(source)) if source else None
+        return {p for p in paths if self.keeps(p) and self.real(p) != own}

@@ -67,13 +67,14 @@ class DependencyCache:
         Returns why it could not be written, or None.
         """
         out: dict[str, object] = {}
+        prefix = os.path.join(os.path.abspath(self._project), "")
         for src_uri, (source, cached) in sorted(pages.items()):
             digest = _digest(source)
             if digest is None:
                 continue
             out[src_uri] = {
                 "source": digest,
-                "files": sorted(_relative(f, self._project) for f in cached.files),
+                "files": sorted(_relative(f, prefix) for f in cached.files),
                 "posts": list(cached.posts),
             }
         text = json.dumps({"version": _VERSION, "pages": out}, indent=1, sort_keys=True)
@@ -94,5 +95,7 @@ def _digest(source: Path) -> str | None:
         return None
 
 
-def _relative(path: str, project: Path) -> str:
-    return Path(os.path.relpath(path, project)).as_posix()
+def _relative(path: str, prefix: str) -> str:
+    """A path relative to the project folder (``prefix`` ends in a separator), in / form."""
+    rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, prefix)
+    return rel.replace(os.sep, "/")

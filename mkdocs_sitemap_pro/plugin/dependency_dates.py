@@ -51,14 +51,15 @@ def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
         return Decision(source.when)
     newest, decider, notes = source.when, "", []
     for path in sorted(entry.files):
-        name = history.relative(Path(path))
+        where = Path(path)
+        name = history.relative(where)
         if name is None:
             notes.append(f"{path} is outside the repository")
             continue
         if deps.exclude.match_file(name):
             notes.append(f"{name} matches dependencies_exclude")
             continue
-        change = history.last_changed(Path(path))
+        change = history.last_changed(where)
         if not isinstance(change, Known):
             notes.append(f"{name} cannot be dated by git ({change.reason})")
             continue

@@ -2,8 +2,9 @@
 
 Puts together the observation of reads (``dependencies``), mkdocstrings' rendered
 objects, Material's blog listings and the cache for pages ``--dirty`` did not render.
-Every file a page showed is handed to ``ask`` (the history read under way) as soon as
-the page has rendered, so git answers it in the same walk.
+Every file a page showed is handed to ``ask`` (the history read under way) in batches
+while pages render (one hand-over per ``BATCH`` new files, not per page: each wakes the
+git thread), so git answers it in the same walk.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 
 __all__ = ["PageDependencies", "Tracker"]
+
+BATCH = 500  # new files handed to the git read at a time
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Tracker:
         self._posts: dict[str, tuple[str, ...]] = {}
         self._cached: dict[str, Cached] = {}
         self.missing: list[str] = []  # pages neither rendered nor in the cache
+        self._asked: set[str] = set()
+        self._batch: list[Path] = []
 
     def open(self) -> None:
         """A page's conversion starts (``on_pre_page``, first of all plugins)."""
@@ -64,8 +69,17 @@ class Tracker:
         reads = self.observer.close() | self._objects.take()
         files = frozenset(self._exclusions.pick(reads, page.file.abs_src_path))
         self._files[page.file.src_uri] = files
-        if files:
-            self._ask(Path(f) for f in files)
+        self._want(files)
+
+    def _want(self, files: Iterable[str], flush: bool = False) -> None:
+        """Hand new files to the git read, a batch at a time."""
+        for f in files:
+            if f not in self._asked:
+                self._asked.add(f)
+                self._batch.append(Path(f))
+        if self._batch and (flush or len(self._batch) >= BATCH):
+            self._ask(self._batch)
+            self._batch = []
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
         """After the blog plugin's ``on_page_context``: the posts a listing page shows."""
@@ -83,8 +97,8 @@ class Tracker:
                 self.missing.append(file.src_uri)
                 continue
             self._cached[file.src_uri] = cached
-            if cached.files:
-                self._ask(Path(f) for f in cached.files)
+            self._want(cached.files)
+        self._want((), flush=True)
 
     def finish(self, files: Files) -> tuple[dict[str, PageDependencies], str | None]:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""

@@ -159,6 +159,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         # A read left open would wait for paths for ever.
         self._close_live()
+        if self._tracker is not None:
+            self._tracker.observer.stop()
 
     def on_shutdown(self) -> None:
         # The git worker belongs to this instance; it ends with MkDocs.

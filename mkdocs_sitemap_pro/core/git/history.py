@@ -70,6 +70,8 @@ class GitHistory:
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
         self.top = top  # the repository's top level (None: no repository)
+        self._folders: dict[str, str] = {}  # folder -> its real path, for ``relative``
+        self._relative: dict[Path, str | None] = {}
 
     @classmethod
     def read(
@@ -103,8 +105,10 @@ class GitHistory:
         """A path as git names it, relative to the top level (None: outside, or no repository)."""
         if self.top is None:
             return None
-        name = git_names([path], self.top)[0]
-        return None if name is None else os.fsdecode(name)
+        if path not in self._relative:
+            name = git_names([path], self.top, self._folders)[0]
+            self._relative[path] = None if name is None else os.fsdecode(name)
+        return self._relative[path]
 
 
 class HistoryRead:
@@ -197,10 +201,11 @@ def _read(
     candidates = set() if open_ended else {n for n in git_names(first, repo.top) if n}
     tracked = tracked_files(repo.top, candidates, warnings, whole=open_ended)
     names: dict[Path, bytes | None] = {}
+    folders: dict[str, str] = {}
 
     def resolve(batch: list[Path]) -> list[bytes]:
         new = [p for p in dict.fromkeys(batch) if p not in names]
-        for path, name in zip(new, git_names(new, repo.top)):
+        for path, name in zip(new, git_names(new, repo.top, folders)):
             names[path] = match_tracked(name, tracked) if name is not None else None
             found.setdefault(path, _PENDING)
         return [n for n in (names[p] for p in new) if n is not None]

@@ -116,13 +116,16 @@ def find_repository(folder: Path, warnings: list[str]) -> Repository | Unknown:
     return Repository(top, lines[3].strip(), boundary)
 
 
-def git_names(paths: Sequence[Path], top: str) -> list[bytes | None]:
+def git_names(
+    paths: Sequence[Path], top: str, folders: dict[str, str] | None = None
+) -> list[bytes | None]:
     """Each file's path relative to the top level, as git prints it (None: outside).
 
     Symlinks are resolved (a page is dated by the file its content comes from).
-    Folders are resolved once each; a file itself costs one ``lstat``.
+    Folders are resolved once each (``folders`` keeps them across calls); a file
+    itself costs one ``lstat``.
     """
-    folders: dict[str, str] = {}
+    folders = {} if folders is None else folders
     prefix = top.rstrip(os.sep) + os.sep
     names: list[bytes | None] = []
     for path in paths:
