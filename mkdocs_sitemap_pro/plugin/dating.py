@@ -112,6 +112,11 @@ def _posts(deps: Dependencies, page: SitemapPage) -> tuple[str, ...]:
     return entry.posts if entry is not None else ()
 
 
+def _shows_files(deps: Dependencies, page: SitemapPage) -> bool:
+    entry = deps.pages.get(page.src_uri)
+    return entry is not None and bool(entry.files)
+
+
 def _with_dependencies(
     page: SitemapPage, history: GitHistory, deps: Dependencies, dating: Dating
 ) -> tuple[Lastmod, str]:
@@ -136,6 +141,8 @@ def _with_dependencies(
         dating.by["an included file"] += 1
         dating.deciders[decider] += 1
         dating.notes.append((page.src_uri, f"dated by the included file {decider}"))
+    elif own is not None and (posts or _shows_files(deps, page)):
+        dating.notes.append((page.src_uri, "dated by its own source (nothing it shows changed later)"))
     return own, reason
 
 

@@ -195,12 +195,25 @@ def test_an_auto_appended_file_dates_no_page(site: Site) -> None:
     assert utc(day(30)) not in got.values()
 
 
-def test_an_excluded_file_dates_no_page(site: Site) -> None:
+def test_an_excluded_or_untracked_file_dates_no_page(site: Site) -> None:
     _site(site, "first-parent", dependencies_exclude=["/CONTRIBUTING.md", "snippets/nested.*"])
-    got = lastmods(site.build(strict=True))
+    site.page("draft.md", '# Draft\n\n--8<-- "drafts/new.md"\n')
+    site.repo.write(".gitignore", "site/\n.cache/\n__pycache__/\ndrafts/\n")
+    site.commit("a page showing an ignored file", day(27))
+    site.repo.write("drafts/new.md", "Not in git.\n")
+    built = site.build(strict=True)
+    got = lastmods(built)
     shows = dict(SHOWS, **{"snip.md": ["snippets/lines.py", "snippets/section.md"]})
     assert got == expected(site.root, "first-parent", shows)
     assert got["snip.md"] == git_date(site.root, "snippets/section.md", "first-parent")
+    assert "Not in git." in (built.site_dir / "draft/index.html").read_text()
+    assert built.sitemap()[SITE_URL + "draft/"]["lastmod"] == utc(day(27))
+    debug = built.messages(logging.DEBUG)
+    assert ("sitemap-pro: page 'draft.md': left out of its date: drafts/new.md cannot be "
+            "dated by git (untracked)") in debug
+    assert ("sitemap-pro: page 'snip.md': left out of its date: CONTRIBUTING.md matches "
+            "dependencies_exclude") in debug
+    assert "sitemap-pro: page 'draft.md': dated by its own source (nothing it shows changed later)" in debug
 
 
 def test_dependencies_false_dates_by_the_source(site: Site) -> None:
