@@ -148,6 +148,8 @@ class SitemapProConfig(base.Config):
     changefreq = _ProtocolValue(protocol.check_changefreq)
     priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
+    dependencies = c.Type(bool, default=True)
+    dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
     html_view = c.Type(bool, default=True)
     # The option is `validate`; the trailing underscore (MkDocs strips it) keeps

@@ -9,13 +9,14 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from mkdocs_sitemap_pro.core.git import GitHistory, Known, Unknown
+from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
+from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies, decide, with_posts
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
@@ -30,6 +31,10 @@ class Dating:
     omitted: Counter[str] = field(default_factory=Counter)  # reason -> pages left undated
     warnings: list[str] = field(default_factory=list)
     undated: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, reason)
+    # Pages dated by something other than their source: "an included file", "listed posts".
+    by: Counter[str] = field(default_factory=Counter)
+    deciders: Counter[str] = field(default_factory=Counter)  # file -> pages it dated
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, DEBUG detail)
 
 
 def date_pages(
@@ -39,12 +44,12 @@ def date_pages(
     fallback: Literal["omit", "mtime", "build_time"],
     history: GitHistory | None,
     build_time: dt.datetime,
-    dependencies: Mapping[str, Sequence[Path]] | None = None,
+    dependencies: Dependencies | None = None,
 ) -> Dating:
     """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``).
 
-    ``dependencies`` (src_uri -> absolute paths) are the other files a page shows (what
-    it includes, the posts it lists); under git the page is as new as the newest of them.
+    With ``dependencies`` (git only), a page is dated by the newest of its source and
+    what it showed, and a listing page by its posts too (so listing pages come last).
     """
     dating = Dating()
     # Front matter wins over anything derived.
@@ -57,9 +62,19 @@ def date_pages(
             pending.append(page)
     if history is not None:
         dating.warnings.extend(history.warnings)
+    deps = dependencies if mode == "git" and history is not None else None
+    if deps is not None:
+        pending.sort(key=lambda p: bool(_posts(deps, p)))
+        dating.notes.extend(
+            (src_uri, "not rendered in this build and not in the dependency cache: "
+             "dated by its source alone") for src_uri in deps.missing
+        )
 
     for page in pending:
-        when, reason = _derived(page, mode, history, (dependencies or {}).get(page.src_uri, ()))
+        if deps is not None and history is not None:
+            when, reason = _with_dependencies(page, history, deps, dating)
+        else:
+            when, reason = _derived(page, mode, history)
         if when is None and mode != "none":
             when = _fallback(page, fallback, build_time)
             if when is not None:
@@ -77,24 +92,58 @@ def date_pages(
 
 
 def _derived(
-    page: SitemapPage, mode: str, history: GitHistory | None, shown: Sequence[Path]
+    page: SitemapPage, mode: str, history: GitHistory | None
 ) -> tuple[Lastmod, str]:
     """The date the chosen mode gives a page, or None and the reason it has none."""
-    if page.source_path is None and not (shown and mode == "git"):
+    if page.source_path is None:
         return None, "generated"
     if mode == "git" and history is not None:
-        own = [page.source_path] if page.source_path is not None else []
-        changes = [history.last_changed(path) for path in [*own, *shown]]
-        known = [change.when for change in changes if isinstance(change, Known)]
-        if known:
-            return max(known), ""
-        first = changes[0]
-        if page.source_path is None or not isinstance(first, Unknown):
-            return None, "generated"
-        return None, first.reason
-    if mode == "mtime" and page.source_path is not None:
+        change = history.last_changed(page.source_path)
+        if isinstance(change, Known):
+            return change.when, ""
+        return None, change.reason
+    if mode == "mtime":
         return _mtime(page.source_path), "no source file"
     return None, "lastmod: none"
+
+
+def _posts(deps: Dependencies, page: SitemapPage) -> tuple[str, ...]:
+    entry = deps.pages.get(page.src_uri)
+    return entry.posts if entry is not None else ()
+
+
+def _shows_files(deps: Dependencies, page: SitemapPage) -> bool:
+    entry = deps.pages.get(page.src_uri)
+    return entry is not None and bool(entry.files)
+
+
+def _with_dependencies(
+    page: SitemapPage, history: GitHistory, deps: Dependencies, dating: Dating
+) -> tuple[Lastmod, str]:
+    """The git date of a page by everything it shows; notes what decided it."""
+    own: Lastmod = None
+    reason, decider = "generated", ""
+    if page.source_path is not None:
+        change = history.last_changed(page.source_path)
+        if not isinstance(change, Known):
+            return None, change.reason
+        decision = decide(change, deps.pages.get(page.src_uri), deps, history)
+        own, decider = decision.when, decision.file
+        dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
+    post = ""
+    posts = _posts(deps, page)
+    if posts:
+        own, post = with_posts(own, posts, dating.lastmods)
+    if post:
+        dating.by["listed posts"] += 1
+        dating.notes.append((page.src_uri, f"dated by the listed post {post}"))
+    elif decider:
+        dating.by["an included file"] += 1
+        dating.deciders[decider] += 1
+        dating.notes.append((page.src_uri, f"dated by the included file {decider}"))
+    elif own is not None and (posts or _shows_files(deps, page)):
+        dating.notes.append((page.src_uri, "dated by its own source (nothing it shows changed later)"))
+    return own, reason
 
 
 def _fallback(page: SitemapPage, fallback: str, build_time: dt.datetime) -> Lastmod:

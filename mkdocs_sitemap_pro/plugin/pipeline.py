@@ -8,8 +8,8 @@ pages into core inputs and calls the core; every message goes through ``report``
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -25,6 +25,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin import report, theme, validate
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
@@ -44,8 +45,7 @@ class Build:
     history: GitHistory | None
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
-    # src_uri -> other files the page shows (absolute paths), which date it too.
-    dependencies: Mapping[str, Sequence[Path]] = field(default_factory=dict)
+    dependencies: Dependencies | None = None  # what pages showed (option dependencies)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -167,6 +167,9 @@ def _merged(datings: Sequence[Dating]) -> Dating:
         merged.omitted.update(dating.omitted)
         merged.warnings.extend(w for w in dating.warnings if w not in merged.warnings)
         merged.undated.extend(dating.undated)
+        merged.by.update(dating.by)
+        merged.deciders.update(dating.deciders)
+        merged.notes.extend(dating.notes)
     return merged
 
 

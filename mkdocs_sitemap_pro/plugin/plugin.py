@@ -1,13 +1,12 @@
 """The ``sitemap-pro`` MkDocs plugin: hooks only, each a few lines into the MkDocs layer.
 
 The work lives in modules that know nothing of hooks: ``pages`` (which pages),
-``dating`` (their lastmod), ``pipeline`` (the steps after the build), and the core.
+``build_reader`` (git and what pages show), ``dating`` (their lastmod), ``pipeline``
+(the steps after the build), and the core.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -16,12 +15,15 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
 from mkdocs_sitemap_pro.plugin import pipeline, theme
+from mkdocs_sitemap_pro.plugin.build_reader import BuildReader
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
+
+# A page's conversion window opens before every other plugin and closes after all.
+FIRST, LAST = 1e9, -1e9
 
 
 class SitemapProPlugin(BasePlugin[SitemapProConfig]):
@@ -34,8 +36,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._files: Files | None = None
         self._build_time = get_build_datetime()
         self._serving = False
-        self._history: Future[GitHistory] | None = None
-        self._git_reader: ThreadPoolExecutor | None = None
+        self._reader: BuildReader | None = None
         self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -59,8 +60,37 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self.config.exclude, self._build_time, redirected_pages(config)
         )
         self._files = None
-        self._history = None
+        self.reader.reset()
         return None
+
+    @event_priority(-100)
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
+        # Dating by dependencies: start reading git now, beside the pages' conversion;
+        # the files each page shows join this same read as the page is converted.
+        if self.config.enabled and self.config.lastmod == "git" and self.config.dependencies:
+            self.reader.start_live(config, files)
+        return None
+
+    @event_priority(FIRST)
+    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        # Every file read from here to on_page_content went into this page.
+        self.reader.page_opens()
+        return None
+
+    @event_priority(LAST)
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        self.reader.page_closes(page)
+        return None
+
+    @event_priority(LAST)
+    def on_page_context(
+        self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any
+    ) -> Any:
+        # After Material's blog has chosen the posts a listing page shows.
+        self.reader.page_lists(page, context)
+        return context
 
     @event_priority(-100)
     def on_page_markdown(
@@ -79,8 +109,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._files = files
         # Read git history beside MkDocs' rendering: the build waits for git only if
         # git is slower than the rendering.
-        if self.config.lastmod == "git":
-            self._history = self._start_history(config, files)
+        if self.reader.tracking:
+            self.reader.all_pages_known(files)
+        elif self.config.lastmod == "git":
+            self.reader.start(config, files)
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env
@@ -97,28 +129,40 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # Late, so that other plugins' output is on disk: the sitemap describes it. Below
         # static-i18n's -100, whose on_post_build builds the other languages: a nested
         # language build waits, and the outer one writes once for every language.
-        build = self._finished_build(config)
-        if build is None or i18n.nested_build(config):
+        if i18n.nested_build(config):
             return
-        pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+        build = self._finished_build(config)
+        if build is not None:
+            pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+
+    def on_build_error(self, *, error: Exception) -> None:
+        # A read left open would wait for paths for ever.
+        self.reader.close()
 
     def on_shutdown(self) -> None:
         # The git worker belongs to this instance; it ends with MkDocs.
-        if self._git_reader is not None:
-            self._git_reader.shutdown(wait=True)
-            self._git_reader = None
+        self.reader.shutdown()
+
+    @property
+    def reader(self) -> BuildReader:
+        """The build's git read, made once the options are loaded."""
+        if self._reader is None:
+            self._reader = BuildReader(self.config)
+        return self._reader
 
     def _finished_build(self, config: MkDocsConfig) -> pipeline.Build | None:
         """What the pipeline needs of the build that has just rendered its pages."""
         if not self.config.enabled or self._collector is None or self._files is None:
             return None
+        history, dependencies = self.reader.finish(self._files)
         return pipeline.Build(
             config=config,
             files=self._files,
             collector=self._collector,
-            history=self._history.result() if self._history else None,
+            history=history,
             build_time=self._build_time,
             serving=self._serving,
+            dependencies=dependencies,
         )
 
     def _keep_language_build(self, config: MkDocsConfig) -> None:
@@ -126,23 +170,3 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build = self._finished_build(config)
         if build is not None:
             self._languages.keep(build, build.files)
-
-    def _start_history(self, config: MkDocsConfig, files: Files) -> Future[GitHistory]:
-        """Start reading git history for every source page in the plugin's worker."""
-        if self._git_reader is None:
-            self._git_reader = ThreadPoolExecutor(1, thread_name_prefix="sitemap-pro-git")
-        sources = [
-            Path(f.abs_src_path)
-            for f in files.documentation_pages()
-            if f.abs_src_path and not f.generated_by
-        ]
-        option = self.config.ignore_commits
-        ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
-        return self._git_reader.submit(
-            GitHistory.read,
-            Path(config.docs_dir),
-            sources,
-            history=self.config.git_history,
-            date=self.config.git_date,
-            ignore_commits=ignored,
-        )

@@ -30,6 +30,32 @@ def dating(dated: Dating, mode: str) -> None:
         log.warning(message)
     for src_uri, reason in dated.undated:
         log.debug(f"page '{src_uri}' not dated by {mode}: {reason}")
+    for src_uri, detail in dated.notes:
+        log.debug(f"page '{src_uri}': {detail}")
+    site_wide = site_wide_file(dated)
+    if site_wide:
+        log.info(site_wide)
+
+
+#: One file deciding the date of more than this share of the pages, and of at least
+#: ``SITE_WIDE_PAGES``, is probably part of every page: the user is told (not guessed for).
+SITE_WIDE_SHARE = 0.5
+SITE_WIDE_PAGES = 20
+
+
+def site_wide_file(dated: Dating) -> str:
+    """The INFO line about a file that dates most of the site, or ''."""
+    if not dated.deciders:
+        return ""
+    name, count = dated.deciders.most_common(1)[0]
+    total = len(dated.lastmods)
+    if count < SITE_WIDE_PAGES or count <= total * SITE_WIDE_SHARE:
+        return ""
+    return (
+        f"{name} decides the lastmod of {count:,} of {total:,} pages; if it is part of "
+        f"every page (a site-wide include), add it to dependencies_exclude so that an edit "
+        f"of it does not re-date the whole site"
+    )
 
 
 def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
@@ -52,7 +78,8 @@ def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
 
 
 def summary_line(report: WriteReport, dated: Dating) -> str:
-    """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz); lastmod: 1,180 git, 24 omitted (generated)``."""
+    """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz); lastmod: 1,180 git (212 by an
+    included file, 9 by listed posts), 24 omitted (generated)``."""
     files = len(report.files)
     shards = files - 1 if report.is_index else files
     where = report.files[0] if files else "nothing"
@@ -61,6 +88,11 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
     if report.gz_files:
         where += ", .gz"
     parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
+    by = [f"{dated.by[what]:,} by {what}" for what in ("an included file", "listed posts")
+          if dated.by[what]]
+    if by and "git" in dated.sources:
+        at = [source for source, _ in dated.sources.most_common()].index("git")
+        parts[at] += f" ({', '.join(by)})"
     for reason, count in dated.omitted.most_common():
         parts.append(f"{count:,} omitted ({reason})")
     lastmods = "; lastmod: " + ", ".join(parts) if parts else ""

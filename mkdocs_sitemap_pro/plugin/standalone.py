@@ -25,7 +25,9 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
 from mkdocs_sitemap_pro.plugin.listed_posts import listed_urls
+from mkdocs_sitemap_pro.plugin.page_dependencies import PageDependencies
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone_config import ConfigError, SiteConfig, load_site_config
@@ -122,31 +124,33 @@ def _report_unbuilt(built: BuiltSite) -> None:
         )
 
 
-def _dependencies(site: SiteConfig, files: Files) -> dict[str, list[Path]]:
-    """Per page, the files that date it besides its source: includes and listed posts."""
+def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
+    """Per page, what dates it besides its source: the files its source includes, and
+    for a listing page the posts it shows (dated first, then the page by the newest)."""
+    if not site.options.dependencies:
+        return None
     config = site.mkdocs
     project = Path(config.config_file_path or ".").resolve().parent
     rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project)
-    shown: dict[str, list[Path]] = {}
+    shown: dict[str, frozenset[str]] = {}
     by_url: dict[str, File] = {}
     pages = files.documentation_pages()
     for file in pages:
         if file.abs_src_path and not file.generated_by:
-            shown[file.src_uri] = written_dependencies(Path(file.abs_src_path), rules)
+            found = written_dependencies(Path(file.abs_src_path), rules)
+            shown[file.src_uri] = frozenset(str(path) for path in found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
-    listing: dict[str, list[Path]] = {}
+    result: dict[str, PageDependencies] = {}
     for file in pages:
-        paths: list[Path] = []
-        for url in _listed(file):
-            post = by_url.get(normalise_loc(url))
-            if post is not None and post.abs_src_path and not post.generated_by:
-                paths += [Path(post.abs_src_path), *shown.get(post.src_uri, ())]
-        if paths:
-            listing[file.src_uri] = paths
-    for src_uri, paths in listing.items():
-        shown[src_uri] = list(dict.fromkeys([*shown.get(src_uri, ()), *paths]))
-    return {src_uri: paths for src_uri, paths in shown.items() if paths}
+        posts = tuple(dict.fromkeys(
+            post.src_uri
+            for url in _listed(file)
+            if (post := by_url.get(normalise_loc(url))) is not None and post is not file
+        ))
+        if posts or shown.get(file.src_uri):
+            result[file.src_uri] = PageDependencies(shown.get(file.src_uri, frozenset()), posts)
+    return Dependencies(result, site.options.dependencies_exclude)
 
 
 def _listed(file: File) -> list[str]:
@@ -159,7 +163,7 @@ def _listed(file: File) -> list[str]:
     return listed_urls(text, file.page.canonical_url or file.url)
 
 
-def _history(site: SiteConfig, files: Files, shown: dict[str, list[Path]]) -> GitHistory:
+def _history(site: SiteConfig, files: Files, shown: Dependencies | None) -> GitHistory:
     """One git pass for every source and every file a page shows."""
     options = site.options
     paths = [
@@ -167,7 +171,8 @@ def _history(site: SiteConfig, files: Files, shown: dict[str, list[Path]]) -> Gi
         for f in files.documentation_pages()
         if f.abs_src_path and not f.generated_by
     ]
-    paths += [path for listed in shown.values() for path in listed]
+    if shown is not None:
+        paths += [Path(path) for page in shown.pages.values() for path in sorted(page.files)]
     option = options.ignore_commits
     ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
     return GitHistory.read(

@@ -181,11 +181,18 @@ def test_material_blog_generated_pages_are_listed(site):
     assert SITE_URL + "blog/archive/2024/" in urls
     assert SITE_URL + "blog/category/news/" in urls
     assert SITE_URL + "blog/page/2/" in urls
-    # Generated pages have no source: no lastmod, and the summary says why.
-    assert "lastmod" not in urls[SITE_URL + "blog/archive/2024/"]
+    # Generated pages have no source: they are dated by the posts they list (issue 10).
+    assert urls[SITE_URL + "blog/archive/2024/"]["lastmod"] == utc(D1)
     assert urls[SITE_URL + "blog/2024/01/05/hello/"]["lastmod"] == utc(D1)
     summary = [m for m in built.infos() if "URLs in" in m][0]
-    assert "omitted (generated)" in summary
+    assert "by listed posts" in summary
+    # Without dependencies they have no lastmod, and the summary says why.
+    site.config["plugins"] = [{"blog": {"pagination_per_page": 1}},
+                              {"sitemap-pro": {"dependencies": False}}]
+    site.write_config()
+    built = site.build(strict=True)
+    assert "lastmod" not in built.sitemap()[SITE_URL + "blog/archive/2024/"]
+    assert "omitted (generated)" in [m for m in built.infos() if "URLs in" in m][0]
 
 
 def test_strict_fails_on_bad_front_matter_value_and_passes_without(site):

@@ -6,10 +6,10 @@ puts them together as ``GitHistory``.
 """
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryRule, Known, LastChange, Unknown
-from mkdocs_sitemap_pro.core.git.history import GitHistory
+from mkdocs_sitemap_pro.core.git.history import GitHistory, HistoryRead
 from mkdocs_sitemap_pro.core.git.repository import is_commit_id, read_ignore_revs_file
 
 __all__ = [
-    "DateKind", "GitHistory", "HistoryRule", "Known", "LastChange", "Unknown",
+    "DateKind", "GitHistory", "HistoryRead", "HistoryRule", "Known", "LastChange", "Unknown",
     "is_commit_id", "read_ignore_revs_file",
 ]

@@ -51,6 +51,8 @@ class AllParentsWalk(Walk):
         sections: dict[bytes, list[bytes]] = {}
         names: list[bytes] | None = None
         commits = 0
+        if self.satisfied():
+            return True
         try:
             for tokens in chunks:
                 for tok in tokens:
@@ -69,7 +71,7 @@ class AllParentsWalk(Walk):
                     if first[0] != sha:
                         if files is not None:
                             self._step(sha, files, parents, sections, when_line)
-                            if not self.open:
+                            if not self.open or (not self.asked and self.satisfied()):
                                 return True
                         sha = first[0]
                         commits += 1
@@ -120,6 +122,7 @@ class AllParentsWalk(Walk):
                 self._give(parents[0], files)
             else:
                 self.open -= len(files)
+                self.drop(files)
             return
         remaining = files
         if len(parents) <= 1:
@@ -131,6 +134,7 @@ class AllParentsWalk(Walk):
                     self._give(parents[0], remaining)
                 else:  # absent from a root: only after an ignored commit added it
                     self.open -= len(remaining)
+                    self.drop(remaining)
             remaining = changed
         else:
             for parent in parents:

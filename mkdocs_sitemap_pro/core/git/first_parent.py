@@ -2,8 +2,9 @@
 
 Agrees with ``git log -1 --first-parent -- <file>``: one ``git log --first-parent -m
 --name-only`` walk from HEAD (merges show their diff against the first parent only); a
-file is answered by the first commit that lists it. An ignored commit's names are
-skipped.
+file is answered by the first commit that lists it, wanted or not yet asked for (so a
+name asked later is answered from memory if the walk has passed it). An ignored
+commit's names are skipped.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class FirstParentWalk(Walk):
         sha = iso = b""
         skip = False
         commits = 0
+        if self.satisfied():
+            return True
         try:
             for tokens in chunks:
                 for tok in tokens:
@@ -58,7 +61,7 @@ class FirstParentWalk(Walk):
                             continue
                         pending.discard(tok)
                         self.answer(tok, sha, self._when(sha, iso))
-                        if not pending:
+                        if not pending or (not self.asked and self.satisfied()):
                             return True
             return False
         finally:

@@ -13,6 +13,12 @@ chain needs. Names outside the wanted set are simply not looked up.
 
 ``ignore_commits``: a change made by an ignored commit does not count. A file whose every
 change is ignored is ``Unknown("ignored")``.
+
+``HistoryRead`` is the same read for a build that learns of more files while it runs
+(files a page included, known only once the page has rendered): ``add`` them to the
+read already under way. Its walk follows every file HEAD tracks (one ``ls-tree`` of the
+whole tree), so a file the walk has passed is answered from memory and one it has not
+by reading on, in the same ``git log`` process, paused while nothing asked is open.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from mkdocs_sitemap_pro.core.git.answers import (
 )
 from mkdocs_sitemap_pro.core.git.first_parent import FirstParentWalk
 from mkdocs_sitemap_pro.core.git.process import NoGit
+from mkdocs_sitemap_pro.core.git.requests import PathRequests
 from mkdocs_sitemap_pro.core.git.repository import (
     find_repository,
     git_names,
@@ -39,7 +46,7 @@ from mkdocs_sitemap_pro.core.git.repository import (
     tracked_files,
 )
 
-__all__ = ["GitHistory"]
+__all__ = ["GitHistory", "HistoryRead"]
 
 _NO_GIT = (
     "git is not installed (no `git` program on PATH), so no file can be dated "
@@ -56,11 +63,15 @@ class GitHistory:
         *,
         warnings: Sequence[str] = (),
         commits_read: int = 0,
+        top: str | None = None,
     ) -> None:
         self._answers = answers
         self._normalized: dict[str, LastChange] | None = None
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
+        self.top = top  # the repository's top level (None: no repository)
+        self._folders: dict[str, str] = {}  # folder -> its real path, for ``relative``
+        self._relative: dict[Path, str | None] = {}
 
     @classmethod
     def read(
@@ -79,14 +90,7 @@ class GitHistory:
         ``Unknown`` with the reason.
         """
         options = HistoryOptions(history, date, tuple(ignore_commits))
-        wanted = list(dict.fromkeys(p if isinstance(p, Path) else Path(p) for p in paths))
-        warnings: list[str] = []
-        try:
-            found, commits_read = _read(Path(folder), wanted, options, warnings)
-        except NoGit:
-            warnings.append(_NO_GIT)
-            found, commits_read = [Unknown("no-git")] * len(wanted), 0
-        return cls(dict(zip(wanted, found)), warnings=warnings, commits_read=commits_read)
+        return _run(Path(folder), PathRequests(_paths(paths), closed=True), options, False)
 
     def last_changed(self, path: Path) -> LastChange:
         """The answer for a path passed to ``read``; any other path is untracked."""
@@ -97,33 +101,133 @@ class GitHistory:
             change = self._normalized.get(os.path.abspath(path), Unknown("untracked"))
         return change
 
+    def relative(self, path: Path) -> str | None:
+        """A path as git names it, relative to the top level (None: outside, or no repository)."""
+        if self.top is None:
+            return None
+        if path not in self._relative:
+            name = git_names([path], self.top, self._folders)[0]
+            self._relative[path] = None if name is None else os.fsdecode(name)
+        return self._relative[path]
+
+
+class HistoryRead:
+    """One read of git history that more paths can join while it runs.
+
+    ``run`` (in a worker thread) walks; ``add`` (from any thread) asks for more paths;
+    ``close`` says no more will come, after which ``run`` returns every answer. A read
+    that is never closed never ends: close it when the build fails, too.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        paths: Iterable[Path],
+        *,
+        history: HistoryRule = "first-parent",
+        date: DateKind = "committer",
+        ignore_commits: Sequence[str] = (),
+    ) -> None:
+        self._folder = Path(folder)
+        self._options = HistoryOptions(history, date, tuple(ignore_commits))
+        self._requests = PathRequests(_paths(paths))
+
+    def add(self, paths: Iterable[Path]) -> None:
+        """Ask for more paths (absolute); answered by the walk under way."""
+        self._requests.add(_paths(paths))
+
+    def close(self) -> None:
+        """No more paths will come."""
+        self._requests.close()
+
+    def run(self) -> GitHistory:
+        """Walk until every path asked is answered and the read is closed."""
+        return _run(self._folder, self._requests, self._options, True)
+
+
+def _paths(paths: Iterable[Path]) -> list[Path]:
+    return [p if isinstance(p, Path) else Path(p) for p in paths]
+
+
+def _run(
+    folder: Path, requests: PathRequests, options: HistoryOptions, open_ended: bool
+) -> GitHistory:
+    """The answers for every path requested until ``requests`` is closed."""
+    warnings: list[str] = []
+    found: dict[Path, LastChange] = {}
+    commits_read, top = 0, None
+    try:
+        commits_read, top = _read(folder, requests, options, warnings, found, open_ended)
+    except NoGit:
+        warnings.append(_NO_GIT)
+        _answer_rest(requests, found, Unknown("no-git"))
+    return GitHistory(found, warnings=warnings, commits_read=commits_read, top=top)
+
+
+def _answer_rest(requests: PathRequests, found: dict[Path, LastChange], change: LastChange) -> None:
+    """Give every path not answered yet, and every one still to come, the same answer."""
+    while (batch := requests.take()) is not None:
+        for path in batch:
+            found.setdefault(path, change)
+    for path, answer in list(found.items()):
+        if answer is _PENDING:
+            found[path] = change
+
+
+_PENDING = Unknown("pending")
 
 
 def _read(
-    folder: Path, wanted: list[Path], options: HistoryOptions, warnings: list[str]
-) -> tuple[list[LastChange], int]:
-    """One answer per wanted path, in order, and the number of commits read.
+    folder: Path,
+    requests: PathRequests,
+    options: HistoryOptions,
+    warnings: list[str],
+    found: dict[Path, LastChange],
+    open_ended: bool,
+) -> tuple[int, str | None]:
+    """Fill ``found`` with an answer per requested path; the commits read and the top level.
 
     Finds the repository and the tracked files, then walks by the options' rule.
     """
-    if not wanted:
-        return [], 0
+    first = requests.take() or []
+    for path in first:
+        found[path] = _PENDING
+    if not first and not open_ended:
+        return 0, None
     repo = find_repository(folder, warnings)
     if isinstance(repo, Unknown):
-        return [repo] * len(wanted), 0
-    names = git_names(wanted, repo.top)
-    tracked = tracked_files(repo.top, {n for n in names if n is not None}, warnings)
-    names = [match_tracked(n, tracked) if n is not None else None for n in names]
-    want = {n for n in names if n is not None}
+        _answer_rest(requests, found, repo)
+        return 0, None
+    candidates = set() if open_ended else {n for n in git_names(first, repo.top) if n}
+    tracked = tracked_files(repo.top, candidates, warnings, whole=open_ended)
+    names: dict[Path, bytes | None] = {}
+    folders: dict[str, str] = {}
+
+    def resolve(batch: list[Path]) -> list[bytes]:
+        new = [p for p in dict.fromkeys(batch) if p not in names]
+        for path, name in zip(new, git_names(new, repo.top, folders)):
+            names[path] = match_tracked(name, tracked) if name is not None else None
+            found.setdefault(path, _PENDING)
+        return [n for n in (names[p] for p in new) if n is not None]
+
+    def more() -> list[bytes] | None:
+        batch = requests.take()
+        return None if batch is None else resolve(batch)
+
+    asked = set(resolve(first))
     ignored = resolve_ignored(repo.top, options.ignore_commits, warnings)
     results: dict[bytes, LastChange] = {}
     commits_read = 0
-    if want:
+    universe = tracked if open_ended else asked
+    if universe:
         rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
-        walk = rule(repo, want, options.date, ignored)
+        walk = rule(repo, set(universe), options.date, ignored, asked=asked, more=more)
         results = walk.run()
         commits_read = walk.commits_read
         if walk.failure:
             warnings.append(walk.failure)
-    answers = [results.get(n, Unknown("untracked")) if n else Unknown("untracked") for n in names]
-    return answers, commits_read
+    while (batch := requests.take()) is not None:  # asked after the walk ended
+        resolve(batch)
+    for path, name in names.items():
+        found[path] = results.get(name, Unknown("untracked")) if name else Unknown("untracked")
+    return commits_read, repo.top

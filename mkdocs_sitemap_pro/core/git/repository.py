@@ -116,13 +116,16 @@ def find_repository(folder: Path, warnings: list[str]) -> Repository | Unknown:
     return Repository(top, lines[3].strip(), boundary)
 
 
-def git_names(paths: Sequence[Path], top: str) -> list[bytes | None]:
+def git_names(
+    paths: Sequence[Path], top: str, folders: dict[str, str] | None = None
+) -> list[bytes | None]:
     """Each file's path relative to the top level, as git prints it (None: outside).
 
     Symlinks are resolved (a page is dated by the file its content comes from).
-    Folders are resolved once each; a file itself costs one ``lstat``.
+    Folders are resolved once each (``folders`` keeps them across calls); a file
+    itself costs one ``lstat``.
     """
-    folders: dict[str, str] = {}
+    folders = {} if folders is None else folders
     prefix = top.rstrip(os.sep) + os.sep
     names: list[bytes | None] = []
     for path in paths:
@@ -140,13 +143,18 @@ def git_names(paths: Sequence[Path], top: str) -> list[bytes | None]:
     return names
 
 
-def tracked_files(top: str, candidates: set[bytes], warnings: list[str]) -> set[bytes]:
-    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``)."""
-    if not candidates:
+def tracked_files(
+    top: str, candidates: set[bytes], warnings: list[str], *, whole: bool = False
+) -> set[bytes]:
+    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``).
+
+    ``whole``: every file of the tree, for a read that learns of more files later.
+    """
+    if not candidates and not whole:
         return set()
     args: list[str | bytes] = ["--literal-pathspecs", "ls-tree", "-r", "-z",
                                "--name-only", "--full-tree", "HEAD"]
-    common = _common_folder(candidates)
+    common = b"" if whole else _common_folder(candidates)
     if common:
         args += ["--", common]
     status, out, err = run_git(args, top)

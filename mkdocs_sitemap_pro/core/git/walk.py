@@ -3,11 +3,17 @@
 A rule (``first_parent``, ``all_parents``) says which ``git log`` to run and how to read
 its records; this base runs it, records answers (a shallow boundary commit cannot date
 a file) and gives every file left unanswered its reason.
+
+``want`` is every file the walk follows (and remembers the answer of); ``asked`` the
+ones somebody is waiting for. When every asked file is answered, the walk asks ``more``
+for names that became known since (it blocks there, git paused on its full pipe, until
+some arrive or the reader says there will be none): names already passed are answered
+from memory, the others by reading on, in the same git process.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta, timezone
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind, Known, LastChange, Unknown
@@ -34,7 +40,14 @@ class Walk:
     """One ``git log`` run, read as a stream and stopped once every file is answered."""
 
     def __init__(
-        self, repo: Repository, want: set[bytes], date: DateKind, ignored: frozenset[bytes]
+        self,
+        repo: Repository,
+        want: set[bytes],
+        date: DateKind,
+        ignored: frozenset[bytes],
+        *,
+        asked: set[bytes] | None = None,
+        more: Callable[[], list[bytes] | None] | None = None,
     ) -> None:
         self.top = repo.top
         self.head = repo.head
@@ -47,6 +60,9 @@ class Walk:
         self.answers: dict[bytes, LastChange] = {}
         self.touched_by_ignored: set[bytes] = set()
         self._dates: dict[bytes, datetime] = {}
+        self.asked: set[bytes] = set(want) if asked is None else asked & want
+        self._more = more
+        self._dropped: set[bytes] = set()  # followed to their end without an answer
 
     def args(self) -> list[str | bytes]:
         """The ``git log`` arguments after the global options."""
@@ -77,8 +93,32 @@ class Walk:
                 self.answers[key] = Unknown(reason)
         return self.answers
 
+    def satisfied(self) -> bool:
+        """Whether the walk may stop: every asked file answered, and no more to come.
+
+        Blocks in ``more`` while nothing asked is open, so a reader still rendering pages
+        can add names to this same walk.
+        """
+        while not self.asked:
+            if self._more is None:
+                return True
+            names = self._more()
+            if names is None:
+                return True
+            self.asked.update(
+                n for n in names
+                if n in self.want and n not in self.answers and n not in self._dropped
+            )
+        return False
+
+    def drop(self, keys: set[bytes]) -> None:
+        """Files whose chain ended without a commit to answer them (they get a reason)."""
+        self._dropped.update(keys)
+        self.asked.difference_update(keys)
+
     def answer(self, key: bytes, sha: bytes, when: datetime) -> None:
         """Record ``sha`` as the file's last change (a shallow boundary cannot date it)."""
+        self.asked.discard(key)
         if sha in self.boundary:
             self.answers[key] = Unknown("shallow")
         else:

@@ -1,0 +1,151 @@
+"""Which files went into a page: the files read while MkDocs turned its Markdown into HTML.
+
+Rather than parse each include syntax (snippets, include-markdown, a hook's own), this
+watches what is read. Python reports every open to audit hooks (``open``, ``io.open``,
+``Path.read_text``, ``os.open``, ``io.FileIO``, early-bound references such as
+``tokenize.open``); one hook, installed once per process (an audit hook cannot be
+removed), hands reads to the ``Observer`` of the build. The observer counts only reads
+made between ``open`` and ``close`` of a page (``on_pre_page`` first, ``on_page_content``
+last), by the thread that opened it (MkDocs renders in one thread; the git worker and
+other plugins' threads read other things), and not while ``suspended`` (mkdocstrings
+loading modules). ``Exclusions`` then drops what is part of the site rather than of the
+page: theme and template folders, site_dir, mkdocs.yml, files appended to every page.
+
+Not seen: content a plugin read before the page's window (a cache filled in
+``on_config``) and reads made by C code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["Exclusions", "Observer"]
+
+_WRITE_MODES = frozenset("wax+")
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
+
+
+class Observer:
+    """The reads of one page at a time, by the thread that opened the page's window."""
+
+    def __init__(self) -> None:
+        self._reads: set[str] | None = None
+        self._thread = 0
+        self._suspended = 0
+        _install(self)
+
+    @property
+    def watching(self) -> bool:
+        return self._reads is not None
+
+    def open(self) -> None:
+        """Start recording (again) for a page; reads of the current thread only."""
+        self._reads = set()
+        self._thread = threading.get_ident()
+        self._suspended = 0
+
+    def close(self) -> set[str]:
+        """Stop recording; the absolute paths read since ``open``."""
+        reads, self._reads = self._reads, None
+        return reads or set()
+
+    @contextmanager
+    def suspended(self) -> Iterator[None]:
+        """Reads made inside are not the page's (another plugin loading its own data)."""
+        self._suspended += 1
+        try:
+            yield
+        finally:
+            self._suspended -= 1
+
+    def stop(self) -> None:
+        """This observer is done: the hook forgets it."""
+        self._reads = None
+        global _current
+        if _current is self:
+            _current = None
+
+    def _seen(self, path: object, mode: object, flags: object) -> None:
+        reads = self._reads
+        if reads is None or self._suspended or threading.get_ident() != self._thread:
+            return
+        if isinstance(mode, str):
+            if not _WRITE_MODES.isdisjoint(mode):
+                return
+        elif isinstance(flags, int) and flags & _WRITE_FLAGS:  # os.open: flags, no mode
+            return
+        if isinstance(path, int):  # a file descriptor: nothing to date
+            return
+        text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
+        # Relative to the working folder at the time of the call, as open() took it.
+        reads.add(os.path.abspath(text))
+
+
+_current: Observer | None = None
+_installed = False
+
+
+def _install(observer: Observer) -> None:
+    """Make ``observer`` the one the process-wide hook reports to (installed once)."""
+    global _current, _installed
+    _current = observer
+    if not _installed:
+        sys.addaudithook(_hook)
+        _installed = True
+
+
+def _hook(event: str, args: tuple[Any, ...]) -> None:
+    # Called for every audit event of the process: cheap, and never raises.
+    if event != "open":
+        return
+    observer = _current
+    if observer is None or observer._reads is None:
+        return
+    try:
+        observer._seen(*args)
+    except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
+        pass
+
+
+class Exclusions:
+    """Files read during a page's conversion that are part of the site, not of the page."""
+
+    def __init__(self, folders: Iterable[str], files: Iterable[str]) -> None:
+        self._real_folders: dict[str, str] = {}
+        self._real: dict[str, str] = {}
+        self._folders = tuple(
+            os.path.join(os.path.realpath(f), "") for f in folders if f
+        )
+        self._files = frozenset(os.path.realpath(f) for f in files if f)
+
+    def real(self, path: str) -> str:
+        """A path with its folder's symlinks resolved (each folder once) and the file's."""
+        known = self._real.get(path)
+        if known is None:
+            known = self._real[path] = self._resolve(path)
+        return known
+
+    def _resolve(self, path: str) -> str:
+        folder, name = os.path.split(path)
+        real_folder = self._real_folders.get(folder)
+        if real_folder is None:
+            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folder, name)
+        return os.path.realpath(real) if os.path.islink(real) else real
+
+    def keeps(self, path: str) -> bool:
+        """Whether a read file may date the page that read it."""
+        real = self.real(path)
+        if real in self._files or f"{os.sep}__pycache__{os.sep}" in real:
+            return False
+        return not real.startswith(self._folders)
+
+    def pick(self, paths: Iterable[str], source: str | None) -> set[str]:
+        """The files among ``paths`` that count, less the page's own source."""
+        own = self.real(os.path.abspath(source)) if source else None
+        return {p for p in paths if self.keeps(p) and self.real(p) != own}

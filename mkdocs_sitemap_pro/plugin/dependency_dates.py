@@ -1,0 +1,90 @@
+"""A page's date by everything it shows: the newest of its source and its dependencies.
+
+``decide`` picks, for one page dated by git, the newest of its source and each file it
+showed (git's answer under the same rule and date kind); files git cannot date, files
+outside the repository and files matched by ``dependencies_exclude`` are left out, and
+said so at DEBUG. ``with_posts`` dates a listing page by the newest of the posts it
+shows. The source wins a tie, so a page is said to be dated by a dependency only when
+that file changed later.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from mkdocs_sitemap_pro.core.git import GitHistory, Known
+from mkdocs_sitemap_pro.core.protocol import UTC
+from mkdocs_sitemap_pro.plugin.page_dependencies import PageDependencies
+
+__all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
+
+Lastmod = dt.date | dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    """What every page of the build showed, and the files that must not date pages."""
+
+    pages: Mapping[str, PageDependencies]
+    exclude: pathspec.PathSpec
+    missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A page's date and the file that decided it ('' when its own source did)."""
+
+    when: dt.datetime
+    file: str = ""
+    notes: tuple[str, ...] = field(default=())  # files left out, for DEBUG
+
+
+def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
+           history: GitHistory) -> Decision:
+    """The newest of a page's source (known to git) and the files it showed."""
+    if entry is None or not entry.files:
+        return Decision(source.when)
+    newest, decider, notes = source.when, "", []
+    for path in sorted(entry.files):
+        where = Path(path)
+        name = history.relative(where)
+        if name is None:
+            notes.append(f"{path} is outside the repository")
+            continue
+        if deps.exclude.match_file(name):
+            notes.append(f"{name} matches dependencies_exclude")
+            continue
+        change = history.last_changed(where)
+        if not isinstance(change, Known):
+            notes.append(f"{name} cannot be dated by git ({change.reason})")
+            continue
+        if change.when > newest:
+            newest, decider = change.when, name
+    return Decision(newest, decider, tuple(notes))
+
+
+def with_posts(own: Lastmod, posts: Sequence[str], lastmods: Mapping[str, Lastmod]
+               ) -> tuple[Lastmod, str]:
+    """The newest of a listing page's own date and its posts' dates; the post that decided."""
+    newest, decider = own, ""
+    for post in posts:
+        when = lastmods.get(post)
+        if when is not None and (newest is None or newer(when, newest)):
+            newest, decider = when, post
+    return newest, decider
+
+
+def newer(a: dt.date | dt.datetime, b: dt.date | dt.datetime) -> bool:
+    """Whether ``a`` is later than ``b`` (a date is its midnight in UTC; naive is UTC)."""
+    return _key(a) > _key(b)
+
+
+def _key(when: dt.date | dt.datetime) -> dt.datetime:
+    if not isinstance(when, dt.datetime):
+        return dt.datetime(when.year, when.month, when.day, tzinfo=UTC)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)

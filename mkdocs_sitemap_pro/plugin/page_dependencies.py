@@ -1,0 +1,123 @@
+"""Per page of one build, the files it showed besides its source, and the posts it lists.
+
+Puts together the observation of reads (``dependencies``), mkdocstrings' rendered
+objects, Material's blog listings and the cache for pages ``--dirty`` did not render.
+Every file a page showed is handed to ``ask`` (the history read under way) in batches
+while pages render (one hand-over per ``BATCH`` new files, not per page: each wakes the
+git thread), so git answers it in the same walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from mkdocs_sitemap_pro.plugin.dependencies import Exclusions, Observer
+from mkdocs_sitemap_pro.plugin.dependency_cache import Cached, DependencyCache
+from mkdocs_sitemap_pro.plugin.integrations.blog import listed_posts
+from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
+from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
+
+__all__ = ["PageDependencies", "Tracker"]
+
+BATCH = 500  # new files handed to the git read at a time
+
+
+@dataclass(frozen=True)
+class PageDependencies:
+    """What one page showed besides its source."""
+
+    files: frozenset[str] = frozenset()  # absolute paths, exclusions applied
+    posts: tuple[str, ...] = ()  # src_uris of the posts a listing page shows
+    from_cache: bool = False  # not rendered in this build: the last observation
+
+
+class Tracker:
+    """Observes every page of one build; ``finish`` gives what each showed."""
+
+    def __init__(self, config: MkDocsConfig, ask: Callable[[Iterable[Path]], None]) -> None:
+        self._config = config
+        self._ask = ask
+        self.observer = Observer()
+        self._objects = RenderedObjects(config, self.observer)
+        self._exclusions = Exclusions(
+            [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
+            [config.config_file_path or "", *auto_appended_files(config)],
+        )
+        self._cache = DependencyCache(Path(config.config_file_path or "mkdocs.yml").parent)
+        self._files: dict[str, frozenset[str]] = {}
+        self._posts: dict[str, tuple[str, ...]] = {}
+        self._cached: dict[str, Cached] = {}
+        self.missing: list[str] = []  # pages neither rendered nor in the cache
+        self._asked: set[str] = set()
+        self._batch: list[Path] = []
+
+    def open(self) -> None:
+        """A page's conversion starts (``on_pre_page``, first of all plugins)."""
+        self.observer.open()
+
+    def close(self, page: Page) -> None:
+        """A page's conversion ends (``on_page_content``, last): keep what it read."""
+        if not self.observer.watching:
+            return
+        reads = self.observer.close() | self._objects.take()
+        files = frozenset(self._exclusions.pick(reads, page.file.abs_src_path))
+        self._files[page.file.src_uri] = files
+        self._want(files)
+
+    def _want(self, files: Iterable[str], flush: bool = False) -> None:
+        """Hand new files to the git read, a batch at a time."""
+        for f in files:
+            if f not in self._asked:
+                self._asked.add(f)
+                self._batch.append(Path(f))
+        if self._batch and (flush or len(self._batch) >= BATCH):
+            self._ask(self._batch)
+            self._batch = []
+
+    def listing(self, page: Page, context: dict[str, Any]) -> None:
+        """After the blog plugin's ``on_page_context``: the posts a listing page shows."""
+        posts = listed_posts(self._config, page, context)
+        if posts is not None:
+            self._posts[page.file.src_uri] = tuple(posts)
+
+    def recall(self, files: Files) -> None:
+        """Before templates render: the last observation of pages not rendered (``--dirty``)."""
+        for file in files.documentation_pages():
+            if file.src_uri in self._files or file.generated_by or not file.abs_src_path:
+                continue
+            cached = self._cache.get(file.src_uri, Path(file.abs_src_path))
+            if cached is None:
+                self.missing.append(file.src_uri)
+                continue
+            self._cached[file.src_uri] = cached
+            self._want(cached.files)
+        self._want((), flush=True)
+
+    def finish(self, files: Files) -> tuple[dict[str, PageDependencies], str | None]:
+        """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
+        self.observer.stop()
+        pages: dict[str, PageDependencies] = {}
+        keep: dict[str, tuple[Path, Cached]] = {}
+        for file in files.documentation_pages():
+            src_uri = file.src_uri
+            cached = self._cached.get(src_uri)
+            if src_uri in self._files:
+                entry = PageDependencies(self._files[src_uri], self._posts.get(src_uri, ()))
+            elif cached is not None:
+                posts = self._posts.get(src_uri, cached.posts)
+                entry = PageDependencies(cached.files, posts, from_cache=True)
+            elif src_uri in self._posts:
+                entry = PageDependencies(posts=self._posts[src_uri])
+            else:
+                continue
+            pages[src_uri] = entry
+            if file.abs_src_path and not file.generated_by:
+                keep[src_uri] = (Path(file.abs_src_path), Cached(entry.files, entry.posts))
+        return pages, self._cache.save(keep)

@@ -1,0 +1,122 @@
+"""HistoryRead: paths added while the walk runs get git's own per-file answer, in one walk.
+
+The files added late are what a page includes: files outside docs_dir (``src/pkg/_impl.py``,
+``CONTRIBUTING.md`` at the top), some passed by the walk before they were asked for
+(answered from memory), some older than every page (answered by reading on). Each answer
+is compared with ``git log -1 [--first-parent] -- <file>`` for that one file, under both
+rules and both dates, on a history with merges.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, Known, Unknown
+from tests.core.test_git_history import DATES, RULES, day, reference
+from tests.support.git import GitRepo, git_env
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in list(os.environ):
+        if key.startswith("GIT_"):
+            monkeypatch.delenv(key)
+    for key, value in git_env().items():
+        monkeypatch.setenv(key, value)
+
+
+PAGES = ["docs/index.md", "docs/api.md", "docs/guide.md"]
+LATE = ["src/pkg/_impl.py", "src/pkg/__init__.py", "CONTRIBUTING.md", "docs/snippets/s.md",
+        "examples/app.py"]
+
+
+def _repo(tmp_path: Path) -> GitRepo:
+    """A history in which dependency files change before, between and after the pages."""
+    repo = GitRepo(tmp_path / "r")
+    repo.write("CONTRIBUTING.md", "old\n")
+    repo.write("examples/app.py", "print(1)\n")  # older than every page: read on for it
+    repo.commit("root", day(1))
+    for page in PAGES:
+        repo.write(page, f"# {page}\n")
+    repo.write("src/pkg/__init__.py", "from pkg._impl import Thing\n")
+    repo.write("src/pkg/_impl.py", "class Thing: ...\n")
+    repo.write("docs/snippets/s.md", "s1\n")
+    repo.commit("pages", day(3))
+    repo.git("checkout", "-q", "-b", "side")
+    repo.write("src/pkg/_impl.py", "class Thing:\n    'side'\n")
+    repo.commit("side impl (older than the merge)", day(4))
+    repo.write("CONTRIBUTING.md", "side\n")
+    repo.commit("side contributing", day(6))
+    repo.git("checkout", "-q", "main")
+    repo.write("docs/api.md", "# API\n\n::: pkg.Thing\n")
+    repo.commit("api page", day(5))
+    repo.merge("side", day(8))
+    repo.write("docs/snippets/s.md", "s2\n")  # newest: passed before it is asked for
+    repo.commit("snippet", day(9))
+    repo.write("untracked.txt", "not committed\n")
+    return repo
+
+
+def _live(top: Path, history: str, date: str, late: list[Path], *, wait: bool) -> GitHistory:
+    """Start a read for the pages; add ``late`` while it runs (after its first answers)."""
+    read = HistoryRead(top / "docs", [top / p for p in PAGES], history=history, date=date)  # type: ignore[arg-type]
+    result: list[GitHistory] = []
+    worker = threading.Thread(target=lambda: result.append(read.run()))
+    worker.start()
+    if wait:
+        worker.join(0.5)  # the walk answers the pages, then waits for more
+        assert worker.is_alive(), "a read that is not closed waits for more paths"
+    read.add(late[:2])
+    read.add(late[2:])
+    read.close()
+    worker.join(30)
+    assert not worker.is_alive()
+    return result[0]
+
+
+@pytest.mark.parametrize("wait", [False, True], ids=["at-once", "after-the-pages"])
+def test_late_paths_agree_with_git(tmp_path: Path, wait: bool) -> None:
+    repo = _repo(tmp_path)
+    top = repo.path
+    outside = tmp_path / "outside.md"
+    outside.write_text("x\n", encoding="utf-8")
+    late = [top / p for p in LATE] + [top / "untracked.txt", outside]
+    for history in RULES:
+        for date in DATES:
+            result = _live(top, history, date, late, wait=wait)
+            assert result.warnings == ()
+            assert result.top == os.path.realpath(top)
+            for rel in PAGES + LATE:
+                got = result.last_changed(top / rel)
+                expected = reference(top, rel, history, date)
+                assert expected is not None and isinstance(got, Known), (rel, history, got)
+                assert (got.commit, got.when) == expected, (rel, history, date)
+            assert result.last_changed(top / "untracked.txt") == Unknown("untracked")
+            assert result.last_changed(outside) == Unknown("untracked")
+            assert result.relative(top / "src/pkg/_impl.py") == "src/pkg/_impl.py"
+            assert result.relative(outside) is None
+
+
+def test_first_parent_and_all_differ_on_a_late_path(tmp_path: Path) -> None:
+    """The side branch's _impl.py change is dated by the merge under first-parent only."""
+    repo = _repo(tmp_path)
+    late = [repo.path / "src/pkg/_impl.py"]
+    fp = _live(repo.path, "first-parent", "committer", late, wait=True).last_changed(late[0])
+    al = _live(repo.path, "all", "committer", late, wait=True).last_changed(late[0])
+    assert isinstance(fp, Known) and isinstance(al, Known)
+    assert fp.when.isoformat() == day(8) and al.when.isoformat() == day(4)
+
+
+def test_a_read_outside_a_repository_answers_late_paths_too(tmp_path: Path) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    read = HistoryRead(folder, [folder / "a.md"])
+    read.add([folder / "b.md"])
+    read.close()
+    result = read.run()
+    assert result.last_changed(folder / "b.md") == Unknown("not-a-repo")
+    assert result.top is None and result.relative(folder / "a.md") is None
