@@ -29,7 +29,7 @@ class BuildReader:
     """The git read (and the dependency tracker) of the build under way."""
 
     def __init__(self, options: SitemapProConfig) -> None:
-        self._options = options
+        self._options = options  # replaced at each build: MkDocs reloads them
         self._worker: ThreadPoolExecutor | None = None
         self._history: Future[GitHistory] | None = None
         self._live: HistoryRead | None = None  # the read that pages' dependencies join
@@ -40,9 +40,12 @@ class BuildReader:
     def tracking(self) -> bool:
         return self._tracker is not None
 
-    def reset(self) -> None:
-        """A new build starts: forget the last one (a read left open is closed)."""
+    def reset(self, options: SitemapProConfig) -> None:
+        """A new build starts, with the options loaded for it: forget the last one (a
+        read left open is closed). MkDocs keeps a plugin with ``on_startup`` across
+        builds of one process (``mkdocs serve``), reloading only its options."""
         self.close()
+        self._options = options
         self._history = None
         self._tracker = None
 

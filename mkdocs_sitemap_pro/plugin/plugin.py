@@ -60,7 +60,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self.config.exclude, self._build_time, redirected_pages(config)
         )
         self._files = None
-        self.reader.reset()
+        self.reader.reset(self.config)
         return None
 
     @event_priority(-100)
