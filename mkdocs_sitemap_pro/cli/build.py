@@ -1,6 +1,6 @@
 """``mkdocs-sitemap-pro build``: the sitemap for a site that another builder wrote.
 
-Arguments and exit status only; the work is ``plugin.standalone.build_sitemap``.
+Arguments and exit status only; the work is ``plugin.standalone.run.build_sitemap``.
 Exit 0 fine, 1 writing failed or (with ``--strict``) there were warnings, 2 the
 configuration cannot work (the message names the option).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mkdocs_sitemap_pro.plugin.standalone import (
+from mkdocs_sitemap_pro.plugin.standalone.run import (
     ConfigError,
     WriteFailed,
     build_sitemap,

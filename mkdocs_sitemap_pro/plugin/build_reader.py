@@ -18,8 +18,8 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, read_ignore_revs_file
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
-from mkdocs_sitemap_pro.plugin.page_dependencies import Tracker
+from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BuildReader"]

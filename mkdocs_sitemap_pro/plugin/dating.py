@@ -16,7 +16,11 @@ from typing import Literal
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies, decide, with_posts
+from mkdocs_sitemap_pro.plugin.dependencies.dates import (
+    Dependencies,
+    decide,
+    with_posts,
+)
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None

@@ -25,7 +25,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin import report, theme, validate
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
-from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
+from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log

@@ -4,7 +4,7 @@ Zensical reads mkdocs.yml but runs no MkDocs plugin. After it (or any builder th
 writes MkDocs' URL layout), this reads the config and the built HTML, dates the pages
 with the same one git pass and rules, and calls the plugin's own pipeline, so the files,
 robots.txt and messages are the plugin's. What it cannot see is the rendering: a page's
-dependencies are only those written in its source (``written_dependencies``).
+dependencies are only those written in its source (``dependencies.written``).
 """
 
 from __future__ import annotations
@@ -24,14 +24,21 @@ from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
-from mkdocs_sitemap_pro.plugin.built_site import BuiltSite, read_built_site
-from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
-from mkdocs_sitemap_pro.plugin.listed_posts import listed_urls
-from mkdocs_sitemap_pro.plugin.page_dependencies import PageDependencies
+from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.plugin.dependencies.written import (
+    rules_for,
+    written_dependencies,
+)
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
-from mkdocs_sitemap_pro.plugin.standalone_config import ConfigError, SiteConfig, load_site_config
-from mkdocs_sitemap_pro.plugin.written_dependencies import rules_for, written_dependencies
+from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.standalone.config import (
+    ConfigError,
+    SiteConfig,
+    load_site_config,
+)
+from mkdocs_sitemap_pro.plugin.standalone.listed_posts import listed_urls
 
 __all__ = ["ConfigError", "Outcome", "WriteFailed", "build_sitemap", "console_log"]
 

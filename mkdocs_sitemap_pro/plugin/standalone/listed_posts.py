@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from urllib.parse import urljoin, urldefrag
+from urllib.parse import urldefrag, urljoin
 
 __all__ = ["listed_urls"]
 

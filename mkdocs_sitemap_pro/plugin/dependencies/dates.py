@@ -19,7 +19,7 @@ import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.plugin.page_dependencies import PageDependencies
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 
 __all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
 

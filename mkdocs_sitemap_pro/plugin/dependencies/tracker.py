@@ -1,6 +1,6 @@
 """Per page of one build, the files it showed besides its source, and the posts it lists.
 
-Puts together the observation of reads (``dependencies``), mkdocstrings' rendered
+Puts together the observation of reads (``observer``), mkdocstrings' rendered
 objects, Material's blog listings and the cache for pages ``--dirty`` did not render.
 Every file a page showed is handed to ``ask`` (the history read under way) in batches
 while pages render (one hand-over per ``BATCH`` new files, not per page: each wakes the
@@ -18,8 +18,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.plugin.dependencies import Exclusions, Observer
-from mkdocs_sitemap_pro.plugin.dependency_cache import Cached, DependencyCache
+from mkdocs_sitemap_pro.plugin.dependencies.cache import Cached, DependencyCache
+from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.integrations.blog import listed_posts
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files

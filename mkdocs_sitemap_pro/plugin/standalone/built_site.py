@@ -22,7 +22,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel, get_files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.plugin.moved_pages import match_moved
+from mkdocs_sitemap_pro.plugin.standalone.moved_pages import match_moved
 
 __all__ = ["BuiltSite", "read_built_site"]
 
