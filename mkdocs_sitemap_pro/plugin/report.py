@@ -78,7 +78,7 @@ def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
 
 
 def summary_line(report: WriteReport, dated: Dating) -> str:
-    """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz); lastmod: 1,180 git (212 by an
+    """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 1,180 git (212 by an
     included file, 9 by listed posts), 24 omitted (generated)``."""
     files = len(report.files)
     shards = files - 1 if report.is_index else files
@@ -87,6 +87,8 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
         where += f", an index of {_count(shards, 'file')}"
     if report.gz_files:
         where += ", .gz"
+    if report.html_files:
+        where += ", .html"
     parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
     by = [f"{dated.by[what]:,} by {what}" for what in ("an included file", "listed posts")
           if dated.by[what]]

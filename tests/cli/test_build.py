@@ -79,7 +79,7 @@ def test_after_zensical_every_page_once_dated_exactly(site, monkeypatch, capsys)
     assert gzip.decompress(gz.read_bytes()) == (site.root / "site" / "sitemap.xml").read_bytes()
     assert (site.root / "site" / "robots.txt").read_text() == f"Sitemap: {SITE_URL}sitemap.xml\n"
     err = capsys.readouterr().err
-    assert "INFO    -  sitemap-pro: 7 URLs in 1 file (sitemap.xml, .gz); lastmod: 7 git" in err
+    assert "INFO    -  sitemap-pro: 7 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 7 git" in err
 
 
 @needs_zensical

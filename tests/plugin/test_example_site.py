@@ -18,7 +18,7 @@ def test_example_site_builds_with_a_correct_sitemap(tmp_path):
         cwd=REPO, capture_output=True, text=True,
     )
     assert result.returncode == 0, result.stderr
-    assert "sitemap-pro: 10 URLs in 1 file (sitemap.xml, .gz)" in result.stderr
+    assert "sitemap-pro: 10 URLs in 1 file (sitemap.xml, .gz, .html)" in result.stderr
     root = parse_sitemap(site_dir / "sitemap.xml")
     assert root.tag == f"{{{NS}}}urlset"
     urls = {u["loc"]: u for u in urls_of(root)}

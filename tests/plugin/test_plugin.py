@@ -33,7 +33,7 @@ def test_pages_are_dated_by_their_last_commit(site):
     assert gzip.decompress(gz.read_bytes()) == (built.site_dir / "sitemap.xml").read_bytes()
     assert gz.read_bytes()[4:8] == b"\0\0\0\0"
     summary = [m for m in built.infos() if m.startswith("sitemap-pro: 3 URLs")]
-    assert summary == ["sitemap-pro: 3 URLs in 1 file (sitemap.xml, .gz); lastmod: 3 git"], built.infos()
+    assert summary == ["sitemap-pro: 3 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 3 git"], built.infos()
 
 
 def test_merged_branch_counts_from_its_merge_unless_history_is_all(site):
@@ -308,7 +308,7 @@ def test_material_instant_navigation_warns_when_sitemap_is_an_index(site):
     # One shard under an index: "1 file", never "1 files".
     summary = [m for m in built.infos() if m.startswith("sitemap-pro: 2 URLs")]
     assert summary == [
-        "sitemap-pro: 2 URLs in 1 file (sitemap.xml, an index of 1 file, .gz); lastmod: 2 git"
+        "sitemap-pro: 2 URLs in 1 file (sitemap.xml, an index of 1 file, .gz, .html); lastmod: 2 git"
     ], built.infos()
     site.config["plugins"] = ["sitemap-pro"]
     site.write_config()

@@ -51,7 +51,7 @@ def test_properdocs_build_gives_the_same_sitemap_as_mkdocs(site, tmp_path):
     assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
     result = properdocs_build(site, PROPERDOCS, tmp_path / "pd")
     assert result.returncode == 0, result.stderr
-    assert "sitemap-pro: 4 URLs in 1 file (sitemap.xml, .gz); lastmod: 3 git, 1 front matter" in result.stderr
+    assert "sitemap-pro: 4 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 3 git, 1 front matter" in result.stderr
     assert outputs(tmp_path / "pd") == outputs(built.site_dir)
 
 
