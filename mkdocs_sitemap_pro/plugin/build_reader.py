@@ -4,6 +4,10 @@ The history is read in a worker thread beside MkDocs' rendering. With ``dependen
 on, the read starts when the files are known (``on_files``) and stays open: every file a
 page shows while it converts joins the same walk. ``finish`` closes it and gives what the
 pipeline needs; ``close`` ends a read a failed build left open (it would wait for ever).
+
+The instance lives as long as the plugin's (MkDocs keeps it across ``mkdocs serve``
+rebuilds), and so does its ``HistoryMemo``: a rebuild while HEAD, the shallow state and
+the options are unchanged runs one ``git rev-parse`` and no history walk.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
 from mkdocs_sitemap_pro.plugin.page_dependencies import Tracker
@@ -35,6 +40,7 @@ class BuildReader:
         self._live: HistoryRead | None = None  # the read that pages' dependencies join
         self._tracker: Tracker | None = None
         self._asked: set[str] = set()
+        self.memo = HistoryMemo()  # answers kept across the builds of one process
 
     @property
     def tracking(self) -> bool:
@@ -58,6 +64,7 @@ class BuildReader:
             history=self._options.git_history,
             date=self._options.git_date,
             ignore_commits=self._ignored(),
+            memo=self.memo,
         )
         self._history = self._submit(self._live.run)
         self._tracker = Tracker(config, self._live.add)
@@ -76,6 +83,7 @@ class BuildReader:
             history=self._options.git_history,
             date=self._options.git_date,
             ignore_commits=self._ignored(),
+            memo=self.memo,
         )
 
     def all_pages_known(self, files: Files) -> None:
@@ -123,8 +131,9 @@ class BuildReader:
             self._live = None
 
     def shutdown(self) -> None:
-        """End the worker thread with MkDocs."""
+        """End the worker thread with MkDocs, and forget what it read."""
         self.close()
+        self.memo.clear()
         if self._worker is not None:
             self._worker.shutdown(wait=True)
             self._worker = None
