@@ -24,8 +24,10 @@ from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, read_ignore_rev
 from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
-from mkdocs_sitemap_pro.plugin.page_dependencies import Tracker
+from mkdocs_sitemap_pro.plugin.dependency_cache import CACHE_FILE, DependencyCache
+from mkdocs_sitemap_pro.plugin.page_dependencies import Tracker, project_of
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["BuildReader"]
 
@@ -41,6 +43,7 @@ class BuildReader:
         self._tracker: Tracker | None = None
         self._asked: set[str] = set()
         self.memo = HistoryMemo()  # answers kept across the builds of one process
+        self._cache: DependencyCache | None = None  # what pages showed, ditto
 
     @property
     def tracking(self) -> bool:
@@ -67,12 +70,12 @@ class BuildReader:
             memo=self.memo,
         )
         self._history = self._submit(self._live.run)
-        self._tracker = Tracker(config, self._live.add)
+        self._tracker = Tracker(config, self._live.add, self._dependency_cache(config))
 
     def start(self, config: MkDocsConfig, files: Files) -> None:
         """Start one read for every source page (``dependencies: false``)."""
         sources = [
-            Path(f.abs_src_path)
+            path_of(f.abs_src_path)
             for f in files.documentation_pages()
             if f.abs_src_path and not f.generated_by
         ]
@@ -130,10 +133,24 @@ class BuildReader:
             self._live.close()
             self._live = None
 
+    def forget(self) -> None:
+        """Drop what is kept across builds (the next build reads history afresh)."""
+        self.memo.clear()
+        self._cache = None
+
+    def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
+        """The project's dependency cache, kept while the project is the same."""
+        project = project_of(config)
+        if self._cache is None or self._cache.path != project / CACHE_FILE:
+            self._cache = DependencyCache(project)
+        else:
+            self._cache.refresh()
+        return self._cache
+
     def shutdown(self) -> None:
         """End the worker thread with MkDocs, and forget what it read."""
         self.close()
-        self.memo.clear()
+        self.forget()
         if self._worker is not None:
             self._worker.shutdown(wait=True)
             self._worker = None
@@ -149,7 +166,7 @@ class BuildReader:
         for f in files.documentation_pages():
             if f.abs_src_path and not f.generated_by and f.abs_src_path not in self._asked:
                 self._asked.add(f.abs_src_path)
-                sources.append(Path(f.abs_src_path))
+                sources.append(path_of(f.abs_src_path))
         return sources
 
     def _ignored(self) -> list[str]:

@@ -154,3 +154,35 @@ def test_the_git_worker_ends_with_on_shutdown(site: Site) -> None:
     assert not [t for t in workers if t.is_alive()]
     assert serving.plugin.reader._worker is None
     assert not [t for t in threading.enumerate() if t.name.startswith("sitemap-pro-git")]
+
+
+def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
+    names = ("sitemap.xml", "sitemap.xml.gz", "sitemap.html")
+    return {n: ((folder / n).stat().st_mtime_ns, (folder / n).stat().st_ino) for n in names}
+
+
+def test_a_rebuild_that_changes_nothing_writes_nothing(site: Site) -> None:
+    _site(site)
+    with Serving(site, dirty=True) as serving:
+        first = lastmods(serving.rebuild())
+        written = _stamps(serving.site_dir)
+        site.page("p2.md", "# P2, edited but not committed\n")
+        assert lastmods(serving.rebuild()) == first
+        assert _stamps(serving.site_dir) == written, "the same bytes are not written again"
+        # A sitemap file removed (or changed) on disk is written again.
+        (serving.site_dir / "sitemap.xml.gz").unlink()
+        assert lastmods(serving.rebuild()) == first
+        assert (serving.site_dir / "sitemap.xml.gz").exists()
+        assert _stamps(serving.site_dir)["sitemap.xml"] != written["sitemap.xml"]
+
+
+def test_a_saved_front_matter_change_shows_in_the_next_dirty_rebuild(site: Site) -> None:
+    _site(site)
+    with Serving(site, dirty=True) as serving:
+        assert "p3/" in lastmods(serving.rebuild())
+        site.page("p3.md", "---\nsitemap:\n  exclude: true\n---\n# P3\n")
+        assert "p3/" not in lastmods(serving.rebuild())
+        site.page("p4.md", "---\nsitemap:\n  priority: 0.3\n---\n# P4\n")
+        built = serving.rebuild()
+        assert built.sitemap()[SERVE_URL + "p4/"]["priority"] == "0.3"
+        assert "p3/" not in lastmods(built), "a page not rebuilt keeps what it said"
