@@ -96,8 +96,10 @@ class Session:
         args = [sys.executable, __file__, "--driver", str(config), str(site)]
         if name == "cold":
             args.append("--cold")
-        self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env)
+        self.errors = bin_dir / "stderr.txt"  # MkDocs' --dirty advice, and any trouble
+        with self.errors.open("w") as errors:
+            self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=errors, text=True, env=env)
         self._expect("ready")
         self.git_calls: list[list[str]] = []
 
@@ -122,7 +124,8 @@ class Session:
         line = self.proc.stdout.readline().strip()
         if line != word:
             self.proc.kill()
-            raise SystemExit(f"{self.name}: the serve session failed (said {line!r})")
+            raise SystemExit(f"{self.name}: the serve session failed (said {line!r}):\n"
+                             + self.errors.read_text()[-3000:])
 
 
 def git_wrapper(folder: Path) -> Path:

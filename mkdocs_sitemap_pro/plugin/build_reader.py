@@ -162,12 +162,14 @@ class BuildReader:
 
     def _sources(self, files: Files) -> list[Path]:
         """The source files of the pages not asked of git yet."""
-        sources = []
-        for f in files.documentation_pages():
-            if f.abs_src_path and not f.generated_by and f.abs_src_path not in self._asked:
-                self._asked.add(f.abs_src_path)
-                sources.append(path_of(f.abs_src_path))
-        return sources
+        asked = self._asked
+        new = [
+            path
+            for f in files.documentation_pages()
+            if (path := f.abs_src_path) and path not in asked and not f.generated_by
+        ]
+        asked.update(new)
+        return [path_of(path) for path in new]
 
     def _ignored(self) -> list[str]:
         option = self._options.ignore_commits

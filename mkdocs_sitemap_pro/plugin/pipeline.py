@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin import report, theme, validate
+from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.dependency_dates import Dependencies
@@ -133,6 +133,8 @@ def write_sitemap(
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     if options.validate_:
+        from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
+
         validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated))
     return written
