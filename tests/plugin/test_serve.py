@@ -186,3 +186,26 @@ def test_a_saved_front_matter_change_shows_in_the_next_dirty_rebuild(site: Site)
         built = serving.rebuild()
         assert built.sitemap()[SERVE_URL + "p4/"]["priority"] == "0.3"
         assert "p3/" not in lastmods(built), "a page not rebuilt keeps what it said"
+
+
+def test_unshallowing_while_serving_is_read_again(site: Site, tmp_path: Path) -> None:
+    # HEAD stays the same commit; only the shallow boundary moves.
+    _site(site)
+    site.repo.write("parts/p4.md", "part 4, later\n")
+    site.commit("part 4", day(5))
+    clone = tmp_path / "clone"
+    site.repo.git("clone", "-q", "--depth", "1", f"file://{site.root}", str(clone))
+    shallow = Site.checkout(clone, site)
+    git = GitCalls(tmp_path / "bin")
+    with Serving(shallow, env=git.env) as serving:
+        before = serving.rebuild()
+        assert before.error is None
+        urls = before.sitemap()
+        assert "lastmod" not in urls[SERVE_URL + "p0/"], "older than the shallow history"
+        site.repo.git("-C", str(clone), "fetch", "-q", "--unshallow")
+        git.take()
+        after = lastmods(serving.rebuild())
+        assert logs(git.take()), "a new shallow state is read"
+        assert after["p0/"] == utc(day(1))
+        assert after["p1/"] == utc(day(3))
+        assert after["p4/"] == utc(day(5))
