@@ -8,15 +8,19 @@ three ways, alternated in the same run, each build a fresh subprocess
 (``python -m mkdocs build -q -f <config> -d <fresh site_dir>``):
 
 - plain: plugins ``[search]``; MkDocs writes its own sitemap (lastmod = build date);
-- sitemap-pro: plugins ``[search, sitemap-pro]`` (defaults: git dates, first-parent);
+- sitemap-pro: plugins ``[search, sitemap-pro]`` (defaults: git dates, first-parent,
+  dependencies observed, html_view pages);
+- no-view: the same with ``html_view: false`` (what the view pages cost);
+- no-deps: the same with ``dependencies: false`` (what observing reads costs);
 - git-revision-date: plugins ``[search, git-revision-date-localized]`` (its defaults),
   the usual way to get git dates into MkDocs pages; a bench-only dependency.
 
-Wall time is the measure (goal: sitemap-pro <= 1.05x plain); CPU time of each build
+Wall time is the measure (goal: sitemap-pro <= 1.05x plain, ratio of medians over at
+least 7 rounds); CPU time of each build
 (user + sys, the git processes included) is printed too, as it is less disturbed by
 other work on a shared machine.
 
-    python bench/build.py            # 2,000 pages, 5,000 commits, 5 rounds
+    python bench/build.py            # 2,000 pages, 5,000 commits, 7 rounds
     python bench/build.py --quick    # 100 pages, 300 commits, 2 rounds
 """
 
@@ -48,7 +52,7 @@ def write_config(path: Path, docs: Path, nav: list[str], plugins: list[str]) -> 
         "nav:",
         *[f"  - {p!r}" for p in nav],
         "plugins:",
-        *[f"  - {p}" for p in plugins],
+        *[f"  - {p}" if not p.startswith(" ") else f"    {p}" for p in plugins],
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -80,7 +84,7 @@ def main() -> int:
     args = p.parse_args()
     pages = args.pages or (100 if args.quick else 2_000)
     commits = args.commits or (300 if args.quick else 5_000)
-    rounds = args.rounds or (2 if args.quick else 5)
+    rounds = args.rounds or (2 if args.quick else 7)
 
     C.isolate_git_env()
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -98,7 +102,12 @@ def main() -> int:
     )
     nav = rels[:3]
 
-    variants = [("plain", ["search"]), ("sitemap-pro", ["search", "sitemap-pro"])]
+    variants = [
+        ("plain", ["search"]),
+        ("sitemap-pro", ["search", "sitemap-pro"]),
+        ("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
+        ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
+    ]
     if args.skip_grd:
         pass
     elif have_plugin("git-revision-date-localized"):
@@ -152,6 +161,11 @@ def main() -> int:
     lines.append(C.ratio_line("CPU time sitemap-pro / plain", rc, f"<= {GOAL}x", rc <= GOAL,
                               C.paired_ratio(cpu["sitemap-pro"], cpu["plain"])))
     lines.append(f"   sitemap-pro adds {m['sitemap-pro'] - m['plain']:+.2f} s to a {m['plain']:.2f} s build")
+    for name, what in (("no-view", "html_view pages"), ("no-deps", "observing dependencies")):
+        lines.append(C.ratio_line(f"{name} / plain", m[name] / m["plain"],
+                                  paired=C.paired_ratio(times[name], times["plain"])))
+        lines.append(f"   {what} cost {m['sitemap-pro'] - m[name]:+.2f} s "
+                     f"(sitemap-pro minus {name}, medians)")
     if "git-revision-date" in m:
         lines.append(C.ratio_line("git-revision-date / plain", m["git-revision-date"] / m["plain"],
                                   paired=C.paired_ratio(times["git-revision-date"], times["plain"])))

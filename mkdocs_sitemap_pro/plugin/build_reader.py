@@ -4,6 +4,10 @@ The history is read in a worker thread beside MkDocs' rendering. With ``dependen
 on, the read starts when the files are known (``on_files``) and stays open: every file a
 page shows while it converts joins the same walk. ``finish`` closes it and gives what the
 pipeline needs; ``close`` ends a read a failed build left open (it would wait for ever).
+
+The instance lives as long as the plugin's (MkDocs keeps it across ``mkdocs serve``
+rebuilds), and so does its ``HistoryMemo``: a rebuild while HEAD, the shallow state and
+the options are unchanged runs one ``git rev-parse`` and no history walk.
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, project_of
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["BuildReader"]
 
@@ -35,6 +42,8 @@ class BuildReader:
         self._live: HistoryRead | None = None  # the read that pages' dependencies join
         self._tracker: Tracker | None = None
         self._asked: set[str] = set()
+        self.memo = HistoryMemo()  # answers kept across the builds of one process
+        self._cache: DependencyCache | None = None  # what pages showed, ditto
 
     @property
     def tracking(self) -> bool:
@@ -58,14 +67,15 @@ class BuildReader:
             history=self._options.git_history,
             date=self._options.git_date,
             ignore_commits=self._ignored(),
+            memo=self.memo,
         )
         self._history = self._submit(self._live.run)
-        self._tracker = Tracker(config, self._live.add)
+        self._tracker = Tracker(config, self._live.add, self._dependency_cache(config))
 
     def start(self, config: MkDocsConfig, files: Files) -> None:
         """Start one read for every source page (``dependencies: false``)."""
         sources = [
-            Path(f.abs_src_path)
+            path_of(f.abs_src_path)
             for f in files.documentation_pages()
             if f.abs_src_path and not f.generated_by
         ]
@@ -76,6 +86,7 @@ class BuildReader:
             history=self._options.git_history,
             date=self._options.git_date,
             ignore_commits=self._ignored(),
+            memo=self.memo,
         )
 
     def all_pages_known(self, files: Files) -> None:
@@ -122,9 +133,24 @@ class BuildReader:
             self._live.close()
             self._live = None
 
+    def forget(self) -> None:
+        """Drop what is kept across builds (the next build reads history afresh)."""
+        self.memo.clear()
+        self._cache = None
+
+    def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
+        """The project's dependency cache, kept while the project is the same."""
+        project = project_of(config)
+        if self._cache is None or self._cache.path != project / CACHE_FILE:
+            self._cache = DependencyCache(project)
+        else:
+            self._cache.refresh()
+        return self._cache
+
     def shutdown(self) -> None:
-        """End the worker thread with MkDocs."""
+        """End the worker thread with MkDocs, and forget what it read."""
         self.close()
+        self.forget()
         if self._worker is not None:
             self._worker.shutdown(wait=True)
             self._worker = None
@@ -136,12 +162,14 @@ class BuildReader:
 
     def _sources(self, files: Files) -> list[Path]:
         """The source files of the pages not asked of git yet."""
-        sources = []
-        for f in files.documentation_pages():
-            if f.abs_src_path and not f.generated_by and f.abs_src_path not in self._asked:
-                self._asked.add(f.abs_src_path)
-                sources.append(Path(f.abs_src_path))
-        return sources
+        asked = self._asked
+        new = [
+            path
+            for f in files.documentation_pages()
+            if (path := f.abs_src_path) and path not in asked and not f.generated_by
+        ]
+        asked.update(new)
+        return [path_of(path) for path in new]
 
     def _ignored(self) -> list[str]:
         option = self._options.ignore_commits

@@ -26,6 +26,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.plugin.front_matter import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.plugin.paths import path_of
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,50 @@ class _Seen:
     size: int = -1  # bytes MkDocs writes for the page (-1: read from disk, not rendered)
 
 
+_Stamp = tuple[int, int, int]  # (mtime_ns, size, inode): a file unchanged since
+
+
+class KeptPages:
+    """What each page said in earlier builds of this process, with its files' stamps."""
+
+    def __init__(self) -> None:
+        self._pages: dict[tuple[str | None, str], tuple[_Stamp | None, _Stamp | None, _Seen]] = {}
+        self._fresh: set[tuple[str | None, str]] = set()  # recalled in this build
+
+    def start(self) -> None:
+        """A new build: every page's stamps are to be checked again."""
+        self._fresh.clear()
+
+    def recall(self, file: File) -> _Seen | None:
+        """What the page said last time, if neither its source nor its HTML changed."""
+        key = (file.abs_src_path, file.abs_dest_path)
+        kept = self._pages.get(key)
+        if kept is None:
+            return None
+        stamps = (_stamp(file.abs_src_path), _stamp(file.abs_dest_path))
+        if None in stamps or kept[:2] != stamps:
+            return None
+        self._fresh.add(key)
+        return kept[2]
+
+    def keep(self, file: File, seen: _Seen) -> None:
+        key = (file.abs_src_path, file.abs_dest_path)
+        if key in self._fresh:  # just recalled: the stamps are still right
+            return
+        self._pages[key] = (_stamp(file.abs_src_path), _stamp(file.abs_dest_path), seen)
+
+    def clear(self) -> None:
+        self._pages.clear()
+
+
+def _stamp(path: str | None) -> _Stamp | None:
+    try:
+        st = os.stat(path) if path else None
+    except OSError:
+        return None
+    return None if st is None else (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 @dataclass
 class Collection:
     """The outcome of ``PageCollector.collect``: pages to list, and why others are not."""
@@ -65,7 +110,10 @@ class PageCollector:
         exclude: pathspec.PathSpec,
         build_time: dt.datetime,
         redirected: frozenset[str] = frozenset(),
+        kept: KeptPages | None = None,
     ) -> None:
+        self._kept = kept if kept is not None else KeptPages()
+        self._kept.start()
         self._exclude = exclude
         self._build_time = build_time
         self._redirected = redirected  # src_uris another plugin turns into redirect stubs
@@ -100,9 +148,10 @@ class PageCollector:
             assert file.page is not None
             seen = self._seen.get(file.src_uri)
             if seen is None:
-                seen = _read_back(file)
+                seen = self._kept.recall(file) or _read_back(file)
             elif _written_size(file) not in (seen.size, -1):
                 seen = _Seen(seen.meta, _head_on_disk(file), seen.unparsed_front_matter)
+            self._kept.keep(file, seen)
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (
@@ -123,7 +172,7 @@ class PageCollector:
                 SitemapPage(
                     src_uri=file.src_uri,
                     url=url,
-                    source_path=None if file.generated_by else Path(file.abs_src_path or ""),
+                    source_path=None if file.generated_by else path_of(file.abs_src_path or ""),
                     settings=settings,
                 )
             )

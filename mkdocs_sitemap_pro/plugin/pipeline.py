@@ -21,12 +21,13 @@ from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
-from mkdocs_sitemap_pro.plugin import report, theme, validate
+from mkdocs_sitemap_pro.core.writer import WriteReport
+from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
+from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput, write_once
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -46,6 +47,7 @@ class Build:
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
+    kept_output: KeptOutput | None = None  # the last write, reused if nothing changed
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -92,7 +94,8 @@ def write_sitemap(
     report.dating(dated, options.lastmod)
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
     try:
-        written = write_sitemaps(
+        written = write_once(
+            build.kept_output,
             entries,
             config.site_dir,
             site.url,
@@ -130,6 +133,8 @@ def write_sitemap(
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     if options.validate_:
+        from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
+
         validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated))
     return written

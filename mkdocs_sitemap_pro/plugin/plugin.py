@@ -20,7 +20,8 @@ from mkdocs_sitemap_pro.plugin.build_reader import BuildReader
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.plugin.pages import PageCollector
+from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput
+from mkdocs_sitemap_pro.plugin.pages import KeptPages, PageCollector
 
 # A page's conversion window opens before every other plugin and closes after all.
 FIRST, LAST = 1e9, -1e9
@@ -37,6 +38,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._build_time = get_build_datetime()
         self._serving = False
         self._reader: BuildReader | None = None
+        self._kept = KeptPages()  # what pages said, across the builds of `mkdocs serve`
+        self._output = KeptOutput()  # the sitemap files last written, ditto
         self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -57,7 +60,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self._build_time = get_build_datetime()
         self._collector = PageCollector(
-            self.config.exclude, self._build_time, redirected_pages(config)
+            self.config.exclude, self._build_time, redirected_pages(config), self._kept
         )
         self._files = None
         self.reader.reset(self.config)
@@ -142,6 +145,14 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_shutdown(self) -> None:
         # The git worker belongs to this instance; it ends with MkDocs.
         self.reader.shutdown()
+        self._kept.clear()
+        self._output.clear()
+
+    def forget(self) -> None:
+        """Drop what is kept across builds: the next one reads git and pages afresh."""
+        self.reader.forget()
+        self._kept.clear()
+        self._output.clear()
 
     @property
     def reader(self) -> BuildReader:
@@ -163,6 +174,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             build_time=self._build_time,
             serving=self._serving,
             dependencies=dependencies,
+            kept_output=self._output,
         )
 
     def _keep_language_build(self, config: MkDocsConfig) -> None:

@@ -13,7 +13,6 @@ expected date is git's own per-file answer (``git log -1 [--first-parent] -- <fi
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 
 from tests.support.dates import day, utc
 from tests.support.git import git_env
+from tests.support.git_calls import GitCalls
 from tests.support.sites import SITE_URL, Built, Site
 
 RULES = ("first-parent", "all")
@@ -258,18 +258,6 @@ def test_a_changed_source_invalidates_its_cache_entry(site: Site) -> None:
     assert got["snip.md"] == git_date(site.root, "docs/snip.md", "first-parent")
 
 
-def _git_counter(folder: Path) -> tuple[dict[str, str], Path]:
-    """A ``git`` first on PATH that logs each call, then runs the real git."""
-    folder.mkdir()
-    log = folder / "calls.log"
-    real = shutil.which("git")
-    assert real
-    script = folder / "git"
-    script.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
-    script.chmod(0o755)
-    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
-
-
 @pytest.mark.parametrize("history", RULES)
 def test_git_processes_do_not_grow_with_pages(tmp_path: Path, history: str) -> None:
     counts = []
@@ -286,12 +274,12 @@ def test_git_processes_do_not_grow_with_pages(tmp_path: Path, history: str) -> N
         site.commit("pages", day(1))
         for i in range(0, pages, 3):
             _change(site, f"parts/b{i}.md", day(2 + i % 50))
-        env, log = _git_counter(tmp_path / f"bin{pages}")
-        built = site.build(env=env)
+        git = GitCalls(tmp_path / f"bin{pages}")
+        built = site.build(env=git.env)
         assert built.error is None, built.messages()
         urls = built.sitemap()
         assert urls[SITE_URL + "p3/"]["lastmod"] == git_date(site.root, "parts/b3.md", history)
-        counts.append(len(log.read_text().splitlines()))
+        counts.append(len(git.calls()))
     assert counts[0] == counts[1], counts
     assert counts[0] <= 4
 

@@ -36,6 +36,7 @@ from mkdocs_sitemap_pro.core.git.answers import (
     Unknown,
 )
 from mkdocs_sitemap_pro.core.git.first_parent import FirstParentWalk
+from mkdocs_sitemap_pro.core.git.memo import HistoryMemo, MemoKey, Remembered
 from mkdocs_sitemap_pro.core.git.process import NoGit
 from mkdocs_sitemap_pro.core.git.requests import PathRequests
 from mkdocs_sitemap_pro.core.git.repository import (
@@ -82,15 +83,18 @@ class GitHistory:
         history: HistoryRule = "first-parent",
         date: DateKind = "committer",
         ignore_commits: Sequence[str] = (),
+        memo: HistoryMemo | None = None,
     ) -> GitHistory:
         """Read history once for ``paths`` (absolute source paths) in ``folder``'s repository.
 
         Never raises for git trouble: a missing git program, a folder outside any
         repository or a repository without commits gives one warning and every file
-        ``Unknown`` with the reason.
+        ``Unknown`` with the reason. ``memo``: answers kept from earlier reads of the
+        same HEAD (and kept for later ones).
         """
         options = HistoryOptions(history, date, tuple(ignore_commits))
-        return _run(Path(folder), PathRequests(_paths(paths), closed=True), options, False)
+        requests = PathRequests(_paths(paths), closed=True)
+        return _run(Path(folder), requests, options, False, memo)
 
     def last_changed(self, path: Path) -> LastChange:
         """The answer for a path passed to ``read``; any other path is untracked."""
@@ -127,10 +131,12 @@ class HistoryRead:
         history: HistoryRule = "first-parent",
         date: DateKind = "committer",
         ignore_commits: Sequence[str] = (),
+        memo: HistoryMemo | None = None,
     ) -> None:
         self._folder = Path(folder)
         self._options = HistoryOptions(history, date, tuple(ignore_commits))
         self._requests = PathRequests(_paths(paths))
+        self._memo = memo
 
     def add(self, paths: Iterable[Path]) -> None:
         """Ask for more paths (absolute); answered by the walk under way."""
@@ -142,7 +148,7 @@ class HistoryRead:
 
     def run(self) -> GitHistory:
         """Walk until every path asked is answered and the read is closed."""
-        return _run(self._folder, self._requests, self._options, True)
+        return _run(self._folder, self._requests, self._options, True, self._memo)
 
 
 def _paths(paths: Iterable[Path]) -> list[Path]:
@@ -150,14 +156,18 @@ def _paths(paths: Iterable[Path]) -> list[Path]:
 
 
 def _run(
-    folder: Path, requests: PathRequests, options: HistoryOptions, open_ended: bool
+    folder: Path,
+    requests: PathRequests,
+    options: HistoryOptions,
+    open_ended: bool,
+    memo: HistoryMemo | None = None,
 ) -> GitHistory:
     """The answers for every path requested until ``requests`` is closed."""
     warnings: list[str] = []
     found: dict[Path, LastChange] = {}
     commits_read, top = 0, None
     try:
-        commits_read, top = _read(folder, requests, options, warnings, found, open_ended)
+        commits_read, top = _read(folder, requests, options, warnings, found, open_ended, memo)
     except NoGit:
         warnings.append(_NO_GIT)
         _answer_rest(requests, found, Unknown("no-git"))
@@ -184,10 +194,12 @@ def _read(
     warnings: list[str],
     found: dict[Path, LastChange],
     open_ended: bool,
+    memo: HistoryMemo | None,
 ) -> tuple[int, str | None]:
     """Fill ``found`` with an answer per requested path; the commits read and the top level.
 
-    Finds the repository and the tracked files, then walks by the options' rule.
+    Finds the repository and the tracked files, then walks by the options' rule, only
+    for the files neither ``memo`` nor an earlier batch could answer.
     """
     first = requests.take() or []
     for path in first:
@@ -198,8 +210,15 @@ def _read(
     if isinstance(repo, Unknown):
         _answer_rest(requests, found, repo)
         return 0, None
-    candidates = set() if open_ended else {n for n in git_names(first, repo.top) if n}
-    tracked = tracked_files(repo.top, candidates, warnings, whole=open_ended)
+    key = MemoKey(repo.top, repo.head, repo.boundary, options)
+    known = memo.get(key) if memo is not None else None
+    whole = open_ended or memo is not None  # a memo learns every file HEAD tracks
+    if known is None:
+        known = _facts(repo.top, first, options, whole)
+        if memo is not None and (known.tracked or not known.warnings):
+            memo.put(key, known)
+    warnings.extend(known.warnings)
+    tracked = known.tracked
     names: dict[Path, bytes | None] = {}
     folders: dict[str, str] = {}
 
@@ -214,20 +233,38 @@ def _read(
         batch = requests.take()
         return None if batch is None else resolve(batch)
 
-    asked = set(resolve(first))
-    ignored = resolve_ignored(repo.top, options.ignore_commits, warnings)
-    results: dict[bytes, LastChange] = {}
+    results: dict[bytes, LastChange] = known.answers
+    need = set(resolve(first)) - results.keys()
+    while open_ended and not need:  # every file asked so far is known: no walk yet
+        batch = requests.take()
+        if batch is None:
+            break
+        need = set(resolve(batch)) - results.keys()
     commits_read = 0
-    universe = tracked if open_ended else asked
-    if universe:
+    if need:
+        universe = tracked if whole else need
         rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
-        walk = rule(repo, set(universe), options.date, ignored, asked=asked, more=more)
+        walk = rule(repo, set(universe), options.date, known.ignored, asked=need, more=more)
+        walk.answers.update(known.answers)  # answered from memory, not looked for again
         results = walk.run()
         commits_read = walk.commits_read
         if walk.failure:
             warnings.append(walk.failure)
+        elif memo is not None:
+            known.answers.update((n, results[n]) for n in walk.decided)
+    elif memo is not None:
+        memo.hits += 1
     while (batch := requests.take()) is not None:  # asked after the walk ended
         resolve(batch)
     for path, name in names.items():
         found[path] = results.get(name, Unknown("untracked")) if name else Unknown("untracked")
     return commits_read, repo.top
+
+
+def _facts(top: str, first: list[Path], options: HistoryOptions, whole: bool) -> Remembered:
+    """HEAD's tracked files and the ignored commits' full ids (ls-tree, cat-file)."""
+    said: list[str] = []
+    candidates = set() if whole else {n for n in git_names(first, top) if n}
+    tracked = tracked_files(top, candidates, said, whole=whole)
+    ignored = resolve_ignored(top, options.ignore_commits, said)
+    return Remembered(tracked, ignored, tuple(said))

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git.answers import Unknown
 from mkdocs_sitemap_pro.core.git.process import run_git
+from mkdocs_sitemap_pro.core.realpaths import RealPaths
 
 __all__ = [
     "COMMIT_ID",
@@ -125,17 +126,11 @@ def git_names(
     Folders are resolved once each (``folders`` keeps them across calls); a file
     itself costs one ``lstat``.
     """
-    folders = {} if folders is None else folders
+    real_paths = RealPaths(folders)
     prefix = top.rstrip(os.sep) + os.sep
     names: list[bytes | None] = []
     for path in paths:
-        folder, name = os.path.split(os.path.abspath(path))
-        real_folder = folders.get(folder)
-        if real_folder is None:
-            real_folder = folders[folder] = os.path.realpath(folder)
-        real = os.path.join(real_folder, name)
-        if os.path.islink(real):
-            real = os.path.realpath(real)
+        real = real_paths.file(os.path.abspath(path))
         if not real.startswith(prefix) or len(real) == len(prefix):
             names.append(None)
             continue

@@ -57,6 +57,7 @@ class Walk:
         self.ignored = ignored
         self.commits_read = 0
         self.failure: str | None = None
+        self.decided: set[bytes] = set()  # answers final for any later read of this HEAD
         self.answers: dict[bytes, LastChange] = {}
         self.touched_by_ignored: set[bytes] = set()
         self._dates: dict[bytes, datetime] = {}
@@ -80,6 +81,10 @@ class Walk:
                 f"git log failed in {self.top} (exit status {status}): "
                 f"{detail or 'no message'}; files it did not reach are not dated."
             )
+        # A walk that read history to its end decided every file; one stopped early,
+        # only those it answered (the others were not reached).
+        complete = not stopped and status == 0
+        self.decided = set(self.want) if complete else set(self.answers)
         for key in self.want:
             if key not in self.answers:
                 if key in self.touched_by_ignored:

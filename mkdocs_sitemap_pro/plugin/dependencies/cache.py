@@ -7,6 +7,10 @@ its plugins' caches. Entries are keyed by the page's source path (src_uri) and h
 SHA-256 of the source they were observed with: an entry is used only while the source
 is unchanged (a content hash needs no git process, and sees uncommitted edits too).
 Paths are stored relative to the folder of mkdocs.yml, so the cache survives a move.
+
+One instance serves every build of a process (``mkdocs serve``): the file is read once
+while it stays as this instance last wrote it, a source is hashed again only when its
+stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten.
 """
 
 from __future__ import annotations
@@ -39,6 +43,14 @@ class DependencyCache:
         self._project = project
         self.path = project / CACHE_FILE
         self._pages: dict[str, dict[str, object]] = {}
+        self._digests: dict[str, tuple[tuple[int, int, int], str]] = {}
+        self._written: tuple[str, tuple[int, int, int] | None] | None = None  # text, stamp
+        self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
+        self._made: dict[str, tuple[tuple[str, Cached], dict[str, object], str]] = {}
+        self._load()
+
+    def _load(self) -> None:
+        self._pages = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("version") == _VERSION:
@@ -47,52 +59,96 @@ class DependencyCache:
         except (OSError, ValueError):
             pass  # no cache yet, or an unreadable one: every page is observed afresh
 
+    def refresh(self) -> None:
+        """A new build: read the file again unless it is as this instance wrote it."""
+        if self._written is None or _stamp(self.path) != self._written[1]:
+            self._written = None
+            self._load()
+
     def get(self, src_uri: str, source: Path) -> Cached | None:
         """The cached observation of a page, if its source is still what it was then."""
         entry = self._pages.get(src_uri)
-        if not isinstance(entry, dict) or entry.get("source") != _digest(source):
+        if not isinstance(entry, dict):
             return None
+        digest = entry.get("source")
+        if digest != self._digest(source):
+            return None
+        known = self._decoded.get(src_uri)
+        if known is not None and known[0] == digest:
+            return known[1]
         files = entry.get("files")
         posts = entry.get("posts")
         if not isinstance(files, list) or not isinstance(posts, list):
             return None
-        return Cached(
+        cached = Cached(
             frozenset(os.path.normpath(self._project / f) for f in files if isinstance(f, str)),
             tuple(p for p in posts if isinstance(p, str)),
         )
+        self._decoded[src_uri] = (str(digest), cached)
+        return cached
 
     def save(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
         """Replace the cache with these pages (src_uri -> (source, observation)).
 
-        Returns why it could not be written, or None.
+        Returns why it could not be written, or None. Each page's JSON is made once per
+        (digest, observation); an unchanged file is not written again.
         """
-        out: dict[str, object] = {}
+        out: dict[str, dict[str, object]] = {}
+        parts: list[str] = []
         prefix = os.path.join(os.path.abspath(self._project), "")
         for src_uri, (source, cached) in sorted(pages.items()):
-            digest = _digest(source)
+            digest = self._digest(source)
             if digest is None:
                 continue
-            out[src_uri] = {
-                "source": digest,
-                "files": sorted(_relative(f, prefix) for f in cached.files),
-                "posts": list(cached.posts),
-            }
-        text = json.dumps({"version": _VERSION, "pages": out}, indent=1, sort_keys=True)
+            made = self._made.get(src_uri)
+            if made is None or made[0] != (digest, cached):
+                entry: dict[str, object] = {
+                    "files": sorted(_relative(f, prefix) for f in cached.files),
+                    "posts": list(cached.posts),
+                    "source": digest,
+                }
+                made = self._made[src_uri] = ((digest, cached), entry, json.dumps(entry))
+                self._decoded[src_uri] = (digest, cached)
+            out[src_uri] = made[1]
+            parts.append(f"{json.dumps(src_uri)}: {made[2]}")
+        text = '{"pages": {' + ",\n".join(parts) + '}, "version": ' + str(_VERSION) + "}"
+        self._pages = out  # type: ignore[assignment]  # what the file now holds
+        if self._written is not None and self._written == (text, _stamp(self.path)):
+            return None
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temp.write_text(text + "\n", encoding="utf-8")
             os.replace(temp, self.path)
         except OSError as error:
+            self._written = None
             return str(error)
+        self._written = (text, _stamp(self.path))
         return None
 
+    def _digest(self, source: Path) -> str | None:
+        """The source's SHA-256, hashed again only if its stamp changed."""
+        key = str(source)
+        stamp = _stamp(source)
+        if stamp is None:
+            return None
+        known = self._digests.get(key)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        try:
+            digest = hashlib.sha256(source.read_bytes()).hexdigest()
+        except OSError:
+            return None
+        self._digests[key] = (stamp, digest)
+        return digest
 
-def _digest(source: Path) -> str | None:
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
     try:
-        return hashlib.sha256(source.read_bytes()).hexdigest()
+        st = os.stat(path)
     except OSError:
         return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _relative(path: str, prefix: str) -> str:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
 
@@ -51,7 +51,7 @@ def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
         return Decision(source.when)
     newest, decider, notes = source.when, "", []
     for path in sorted(entry.files):
-        where = Path(path)
+        where = path_of(path)
         name = history.relative(where)
         if name is None:
             notes.append(f"{path} is outside the repository")

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from mkdocs_sitemap_pro.core.realpaths import RealPaths
+
 __all__ = ["Exclusions", "Observer"]
 
 _WRITE_MODES = frozenset("wax+")
@@ -116,7 +118,7 @@ class Exclusions:
     """Files read during a page's conversion that are part of the site, not of the page."""
 
     def __init__(self, folders: Iterable[str], files: Iterable[str]) -> None:
-        self._real_folders: dict[str, str] = {}
+        self._real_paths = RealPaths()  # each folder resolved once, parents first
         self._real: dict[str, str] = {}
         self._folders = tuple(
             os.path.join(os.path.realpath(f), "") for f in folders if f
@@ -131,12 +133,7 @@ class Exclusions:
         return known
 
     def _resolve(self, path: str) -> str:
-        folder, name = os.path.split(path)
-        real_folder = self._real_folders.get(folder)
-        if real_folder is None:
-            real_folder = self._real_folders[folder] = os.path.realpath(folder)
-        real = os.path.join(real_folder, name)
-        return os.path.realpath(real) if os.path.islink(real) else real
+        return self._real_paths.file(path)
 
     def keeps(self, path: str) -> bool:
         """Whether a read file may date the page that read it."""

@@ -23,8 +23,9 @@ from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.integrations.blog import listed_posts
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
+from mkdocs_sitemap_pro.plugin.paths import path_of
 
-__all__ = ["PageDependencies", "Tracker"]
+__all__ = ["PageDependencies", "Tracker", "project_of"]
 
 BATCH = 500  # new files handed to the git read at a time
 
@@ -38,10 +39,20 @@ class PageDependencies:
     from_cache: bool = False  # not rendered in this build: the last observation
 
 
+def project_of(config: MkDocsConfig) -> Path:
+    """The folder of mkdocs.yml, where the dependency cache lives."""
+    return Path(config.config_file_path or "mkdocs.yml").parent
+
+
 class Tracker:
     """Observes every page of one build; ``finish`` gives what each showed."""
 
-    def __init__(self, config: MkDocsConfig, ask: Callable[[Iterable[Path]], None]) -> None:
+    def __init__(
+        self,
+        config: MkDocsConfig,
+        ask: Callable[[Iterable[Path]], None],
+        cache: DependencyCache | None = None,
+    ) -> None:
         self._config = config
         self._ask = ask
         self.observer = Observer()
@@ -50,7 +61,7 @@ class Tracker:
             [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
             [config.config_file_path or "", *auto_appended_files(config)],
         )
-        self._cache = DependencyCache(Path(config.config_file_path or "mkdocs.yml").parent)
+        self._cache = cache if cache is not None else DependencyCache(project_of(config))
         self._files: dict[str, frozenset[str]] = {}
         self._posts: dict[str, tuple[str, ...]] = {}
         self._cached: dict[str, Cached] = {}
@@ -76,7 +87,7 @@ class Tracker:
         for f in files:
             if f not in self._asked:
                 self._asked.add(f)
-                self._batch.append(Path(f))
+                self._batch.append(path_of(f))
         if self._batch and (flush or len(self._batch) >= BATCH):
             self._ask(self._batch)
             self._batch = []
@@ -92,7 +103,7 @@ class Tracker:
         for file in files.documentation_pages():
             if file.src_uri in self._files or file.generated_by or not file.abs_src_path:
                 continue
-            cached = self._cache.get(file.src_uri, Path(file.abs_src_path))
+            cached = self._cache.get(file.src_uri, path_of(file.abs_src_path))
             if cached is None:
                 self.missing.append(file.src_uri)
                 continue
@@ -119,5 +130,5 @@ class Tracker:
                 continue
             pages[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
-                keep[src_uri] = (Path(file.abs_src_path), Cached(entry.files, entry.posts))
+                keep[src_uri] = (path_of(file.abs_src_path), Cached(entry.files, entry.posts))
         return pages, self._cache.save(keep)

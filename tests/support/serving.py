@@ -1,0 +1,77 @@
+"""Builds as ``mkdocs serve`` runs them: one startup, many builds, one shutdown.
+
+``mkdocs.commands.serve`` calls ``on_startup`` once, then ``build(config, serve_url=...,
+dirty=...)`` for the first build and again for every rebuild, each with a freshly loaded
+config (MkDocs keeps the plugin instance and reloads only its options), and
+``on_shutdown`` when the server stops. ``Serving`` does the same, without the HTTP
+server, so a test can change files between rebuilds.
+"""
+
+from __future__ import annotations
+
+import logging
+from types import TracebackType
+from typing import Any
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+from tests.support.git import git_env
+from tests.support.sites import Built, Site, _cwd, _environ, _ListHandler
+
+SERVE_URL = "http://127.0.0.1:8000/"
+
+
+class Serving:
+    """A ``mkdocs serve`` session of a site; ``rebuild`` is one save-and-rebuild."""
+
+    def __init__(self, site: Site, *, dirty: bool = False, env: dict[str, str] | None = None) -> None:
+        self.site = site
+        self.dirty = dirty
+        self.env = env
+        self.site_dir = site.root / "served"
+        self.plugin: Any = None
+        self._config: Any = None
+
+    def __enter__(self) -> "Serving":
+        with _environ(git_env(self.env)), _cwd(self.site.root):
+            self._config = self._load()
+            self._config.plugins.on_startup(command="serve", dirty=self.dirty)
+        self.plugin = self._config.plugins["sitemap-pro"]
+        return self
+
+    def rebuild(self) -> Built:
+        """One build as ``mkdocs serve`` runs it (the first one too)."""
+        built = Built(self.site_dir)
+        handler = _ListHandler(built.records)
+        logger = logging.getLogger("mkdocs")
+        old_level = logger.level
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+        try:
+            with _environ(git_env(self.env)), _cwd(self.site.root):
+                config = self._config if self._config is not None else self._load()
+                self._config = None  # the first build uses the startup config, as serve does
+                assert config.plugins["sitemap-pro"] is self.plugin, "MkDocs kept the plugin"
+                build(config, serve_url=SERVE_URL, dirty=self.dirty)
+        except BaseException as error:  # noqa: BLE001 - the test inspects it
+            built.error = error
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(old_level)
+        return built
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        with _environ(git_env(self.env)), _cwd(self.site.root):
+            self.plugin_shutdown()
+
+    def plugin_shutdown(self) -> None:
+        config = self._load()
+        config.plugins.on_shutdown()
+
+    def _load(self) -> Any:
+        config = load_config(str(self.site.root / "mkdocs.yml"), site_dir=str(self.site_dir))
+        config.site_url = SERVE_URL
+        return config
+
