@@ -500,3 +500,58 @@ def repo_state(repo: Path) -> str:
         f"loose={counts.get('count')} size-pack={counts.get('size-pack')}KiB "
         f"commit-graph={'PRESENT' if graph else 'absent'}"
     )
+
+
+# -- MkDocs sites for the build benches -------------------------------------------------
+
+SITE_URL = "https://example.com/docs/"
+
+
+def write_mkdocs_config(
+    path: Path, site_name: str, docs: Path, nav: list[str], plugins: list[str],
+    extra: Sequence[str] = (),
+) -> None:
+    """A bench site's mkdocs.yml: the mkdocs theme, a short nav, ``extra`` top-level
+    lines, and ``plugins`` (a line starting with a space continues the one before)."""
+    lines = [
+        f"site_name: {site_name}",
+        f"site_url: {SITE_URL}",
+        f"docs_dir: {docs.as_posix()!r}",
+        "theme:",
+        "  name: mkdocs",
+        "nav:",
+        *[f"  - {p!r}" for p in nav],
+        *extra,
+        "plugins:" if plugins else "plugins: []",
+        *[f"  - {p}" if not p.startswith(" ") else f"    {p}" for p in plugins],
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def mkdocs_builder(config: Path, site: Path, cpu: list[float], label: str):
+    """A round's contender: one ``mkdocs build`` in a fresh subprocess; its CPU time
+    (user + sys, its git processes included) is appended to ``cpu``."""
+
+    def run() -> None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        res = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)],
+            capture_output=True, text=True,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if res.returncode != 0:
+            raise SystemExit(f"mkdocs build ({label}) failed:\n{res.stdout}\n{res.stderr}")
+
+    return run
+
+
+def site_cleaner(site: Path):
+    """Between rounds: the built site is removed, so every build starts clean."""
+    return lambda: shutil.rmtree(site, ignore_errors=True)
+
+
+def print_summary(lines: Sequence[str]) -> None:
+    print("\n== summary")
+    for line in lines:
+        print(line)

@@ -28,9 +28,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -39,22 +36,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 
 GOAL = 1.05
-SITE_URL = "https://example.com/docs/"
-
-
-def write_config(path: Path, docs: Path, nav: list[str], plugins: list[str]) -> None:
-    lines = [
-        "site_name: Synthetic bench site",
-        f"site_url: {SITE_URL}",
-        f"docs_dir: {docs.as_posix()!r}",
-        "theme:",
-        "  name: mkdocs",
-        "nav:",
-        *[f"  - {p!r}" for p in nav],
-        "plugins:",
-        *[f"  - {p}" if not p.startswith(" ") else f"    {p}" for p in plugins],
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def have_plugin(name: str) -> bool:
@@ -119,30 +100,17 @@ def main() -> int:
         configs = {}
         for name, plugins in variants:
             cfg = scratch / f"mkdocs-{name}.yml"
-            write_config(cfg, docs, nav, plugins)
+            C.write_mkdocs_config(cfg, "Synthetic bench site", docs, nav, plugins)
             configs[name] = cfg
         sites = {name: scratch / f"site-{name}" for name, _ in variants}
 
         cpu: dict[str, list[float]] = {name: [] for name, _ in variants}
 
-        def builder(name: str):
-            def run() -> None:
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                res = subprocess.run(
-                    [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(configs[name]),
-                     "-d", str(sites[name])],
-                    capture_output=True, text=True,
-                )
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-                if res.returncode != 0:
-                    raise SystemExit(f"mkdocs build ({name}) failed:\n{res.stdout}\n{res.stderr}")
-            return run
-
-        def cleaner(name: str):
-            return lambda: shutil.rmtree(sites[name], ignore_errors=True)
-
-        times = C.alternate([(n, builder(n), cleaner(n)) for n, _ in variants], rounds)
+        times = C.alternate(
+            [(n, C.mkdocs_builder(configs[n], sites[n], cpu[n], n), C.site_cleaner(sites[n]))
+             for n, _ in variants],
+            rounds,
+        )
         for name, _ in variants:
             print(f"   {name}: {sitemap_summary(sites[name])}")
 
@@ -173,9 +141,7 @@ def main() -> int:
                                   m["git-revision-date"] / m["sitemap-pro"],
                                   paired=C.paired_ratio(times["git-revision-date"],
                                                         times["sitemap-pro"])))
-    print("\n== summary")
-    for line in lines:
-        print(line)
+    C.print_summary(lines)
     return 0
 
 

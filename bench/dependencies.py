@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,7 +30,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 
 GOAL = 1.05
-SITE_URL = "https://example.com/docs/"
 VARIANTS = {
     "deps-true": ["sitemap-pro"],
     "deps-false": ["sitemap-pro:", "    dependencies: false"],
@@ -68,25 +65,6 @@ def commit(repo: Path, message: str, date: str) -> None:
     subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True, env=env)
 
 
-def write_config(path: Path, repo: Path, nav: list[str], plugin: list[str]) -> None:
-    lines = [
-        "site_name: Dependencies bench site",
-        f"site_url: {SITE_URL}",
-        f"docs_dir: {(repo / 'docs').as_posix()!r}",
-        "theme:",
-        "  name: mkdocs",
-        "nav:",
-        *[f"  - {p!r}" for p in nav],
-        "markdown_extensions:",
-        "  - pymdownx.snippets:",
-        f"      base_path: [{repo.as_posix()!r}]",
-        "      check_paths: true",
-        "plugins:" if plugin else "plugins: []",
-        *[f"  - {line}" if not line.startswith(" ") else f"    {line}" for line in plugin],
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 def lastmods(site: Path) -> dict[str, str]:
     text = (site / "sitemap.xml").read_text(encoding="utf-8")
     return dict(re.findall(r"<loc>([^<]*)</loc>\s*<lastmod>([^<]*)</lastmod>", text))
@@ -118,28 +96,19 @@ def main() -> int:
         configs, sites = {}, {}
         for name, plugin in VARIANTS.items():
             configs[name] = scratch / f"mkdocs-{name}.yml"
-            write_config(configs[name], repo, rels[:3], plugin)
+            C.write_mkdocs_config(
+                configs[name], "Dependencies bench site", repo / "docs", rels[:3], plugin,
+                extra=["markdown_extensions:", "  - pymdownx.snippets:",
+                       f"      base_path: [{repo.as_posix()!r}]", "      check_paths: true"],
+            )
             sites[name] = scratch / f"site-{name}"
         cpu: dict[str, list[float]] = {name: [] for name in VARIANTS}
 
-        def builder(name: str):
-            def run() -> None:
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                res = subprocess.run(
-                    [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(configs[name]),
-                     "-d", str(sites[name])],
-                    capture_output=True, text=True,
-                )
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-                if res.returncode != 0:
-                    raise SystemExit(f"mkdocs build ({name}) failed:\n{res.stdout}\n{res.stderr}")
-            return run
-
-        def cleaner(name: str):
-            return lambda: shutil.rmtree(sites[name], ignore_errors=True)
-
-        times = C.alternate([(n, builder(n), cleaner(n)) for n in VARIANTS], rounds)
+        times = C.alternate(
+            [(n, C.mkdocs_builder(configs[n], sites[n], cpu[n], n), C.site_cleaner(sites[n]))
+             for n in VARIANTS],
+            rounds,
+        )
         true, false = lastmods(sites["deps-true"]), lastmods(sites["deps-false"])
         moved = sum(1 for loc, when in true.items() if when != false.get(loc))
         print(f"   deps-true dates {moved} of {len(true)} pages differently from deps-false "
@@ -165,9 +134,7 @@ def main() -> int:
         f"   dependencies add {m['deps-true'] - m['deps-false']:+.2f} s to a "
         f"{m['deps-false']:.2f} s build",
     ]
-    print("\n== summary")
-    for line in lines:
-        print(line)
+    C.print_summary(lines)
     return 0
 
 

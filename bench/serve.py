@@ -34,25 +34,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as C  # noqa: E402
 
 GOAL = 1.05
-SITE_URL = "https://example.com/docs/"
 SERVE_URL = "http://127.0.0.1:8000/docs/"
 VARIANTS = {"no-plugin": ["search"], "warm": ["search", "sitemap-pro"],
             "cold": ["search", "sitemap-pro"]}
-
-
-def write_config(path: Path, docs: Path, nav: list[str], plugins: list[str]) -> None:
-    lines = [
-        "site_name: Serve bench site",
-        f"site_url: {SITE_URL}",
-        f"docs_dir: {docs.as_posix()!r}",
-        "theme:",
-        "  name: mkdocs",
-        "nav:",
-        *[f"  - {p!r}" for p in nav],
-        "plugins:",
-        *[f"  - {p}" for p in plugins],
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def driver(config_file: str, site_dir: str, cold: bool) -> int:
@@ -178,7 +162,7 @@ def main() -> int:
         try:
             for name, plugins in VARIANTS.items():
                 config = scratch / f"mkdocs-{name}.yml"
-                write_config(config, docs, rels[:3], plugins)
+                C.write_mkdocs_config(config, "Serve bench site", docs, rels[:3], plugins)
                 bin_dir = git_wrapper(scratch / f"bin-{name}")
                 sessions[name] = Session(name, config, scratch / f"site-{name}", bin_dir)
             saves = iter(range(10**6))
@@ -211,9 +195,7 @@ def main() -> int:
         f"   a warm rebuild adds {m['warm'] - m['no-plugin']:+.3f} s to a "
         f"{m['no-plugin']:.3f} s rebuild; a cold one {m['cold'] - m['no-plugin']:+.3f} s",
     ]
-    print("\n== summary")
-    for line in lines:
-        print(line)
+    C.print_summary(lines)
     return 0
 
 
