@@ -23,10 +23,8 @@ from mkdocs_sitemap_pro.core.git import (
     read_ignore_revs_file,
 )
 from tests.support.dates import day
-from tests.support.git import GitRepo, git_env
+from tests.support.git import DATES, RULES, GitRepo, git_env, reference
 
-RULES = ("first-parent", "all")
-DATES = ("committer", "author")
 
 
 @pytest.fixture(autouse=True)
@@ -37,21 +35,6 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key)
     for key, value in git_env().items():
         monkeypatch.setenv(key, value)
-
-
-def reference(top: Path, rel: str, history: str, date: str) -> tuple[str, datetime] | None:
-    """git's own answer for one file: (sha, date) of ``git log -1 ... -- <file>``."""
-    placeholder = "%cI" if date == "committer" else "%aI"
-    args = ["git", "--literal-pathspecs", "log", "-1", f"--format=%H {placeholder}"]
-    if history == "first-parent":
-        args.append("--first-parent")
-    out = subprocess.run(
-        [*args, "--", rel], cwd=top, env=git_env(), capture_output=True, check=True
-    ).stdout.decode()
-    if not out.strip():
-        return None
-    sha, iso = out.split()
-    return sha, datetime.fromisoformat(iso)
 
 
 def tracked_files(top: Path) -> list[str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, Known, Unknown
-from tests.core.test_git_history import DATES, RULES, day, reference
-from tests.support.git import GitRepo, git_env
+from tests.support.dates import day
+from tests.support.git import DATES, RULES, GitRepo, git_env, reference
 
 
 @pytest.fixture(autouse=True)

@@ -18,20 +18,10 @@ import pytest
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead
 from mkdocs_sitemap_pro.plugin import dating
 from tests.support.dates import D1, D2, D3, day, utc
-from tests.support.git import GitRepo, git_env
+from tests.support.git import GitRepo, git_date, git_env
 from tests.support.sites import SITE_URL, Built, Site
 
 PLUGIN_LOGGER = "mkdocs.plugins.sitemap-pro"
-
-
-def git_log_date(checkout: Path, path: str) -> str:
-    """The reference answer: the last first-parent change of ``path``, in UTC."""
-    out = subprocess.run(
-        ["git", "log", "-1", "--first-parent", "--format=%cI", "--", path],
-        cwd=checkout, env=git_env(), capture_output=True, text=True, check=True,
-    ).stdout
-    assert out.strip(), f"git log knows no change of {path}"
-    return utc(out)
 
 
 def plugin_records(built: Built, level: int = logging.WARNING) -> list[logging.LogRecord]:
@@ -118,8 +108,8 @@ def test_detached_head_dates_correctly_and_says_nothing(site: Site) -> None:
                    for r in plugin_records(built, logging.DEBUG))
     assert not any("HEAD" in r.getMessage() for r in plugin_records(built, logging.DEBUG))
     urls = built.sitemap()
-    assert urls[SITE_URL]["lastmod"] == git_log_date(site.root, "docs/index.md") == utc(D1)
-    assert urls[SITE_URL + "a/"]["lastmod"] == git_log_date(site.root, "docs/a.md") == utc(D2)
+    assert urls[SITE_URL]["lastmod"] == git_date(site.root, "docs/index.md") == utc(D1)
+    assert urls[SITE_URL + "a/"]["lastmod"] == git_date(site.root, "docs/a.md") == utc(D2)
 
 
 @pytest.mark.parametrize("depth", [1, 5])
@@ -150,7 +140,7 @@ def test_shallow_clone(site: Site, tmp_path: Path, depth: int) -> None:
     for k in range(1, 8):
         got = urls[f"{SITE_URL}p{k}/"].get("lastmod")
         if k > boundary:
-            assert got == git_log_date(clone, f"docs/p{k}.md") == utc(day(1 + k))
+            assert got == git_date(clone, f"docs/p{k}.md") == utc(day(1 + k))
         else:
             assert got is None, k
     assert "lastmod" not in urls[SITE_URL]
@@ -173,8 +163,8 @@ def test_docs_folder_is_a_submodule(site: Site, tmp_path: Path) -> None:
     assert built.messages() == []
     urls = built.sitemap()
     docs = site.root / "docs"
-    assert urls[SITE_URL]["lastmod"] == git_log_date(docs, "index.md") == utc(D1)
-    assert urls[SITE_URL + "a/"]["lastmod"] == git_log_date(docs, "a.md") == utc(D2)
+    assert urls[SITE_URL]["lastmod"] == git_date(docs, "index.md") == utc(D1)
+    assert urls[SITE_URL + "a/"]["lastmod"] == git_date(docs, "a.md") == utc(D2)
 
 
 def test_site_built_in_a_worktree(site: Site, tmp_path: Path) -> None:
@@ -192,8 +182,8 @@ def test_site_built_in_a_worktree(site: Site, tmp_path: Path) -> None:
     assert built.error is None, built.messages()
     assert built.messages() == []
     urls = built.sitemap()
-    assert urls[SITE_URL]["lastmod"] == git_log_date(worktree, "docs/index.md") == utc(D2)
-    assert urls[SITE_URL + "a/"]["lastmod"] == git_log_date(worktree, "docs/a.md") == utc(D1)
+    assert urls[SITE_URL]["lastmod"] == git_date(worktree, "docs/index.md") == utc(D2)
+    assert urls[SITE_URL + "a/"]["lastmod"] == git_date(worktree, "docs/a.md") == utc(D1)
     assert not (site.root / "site").exists()  # built where it was asked, nowhere else
 
 
@@ -209,9 +199,9 @@ def test_symlinked_page_is_dated_by_the_file_it_reads(site: Site) -> None:
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     urls = built.sitemap()
-    assert urls[SITE_URL + "linked/"]["lastmod"] == git_log_date(site.root, "shared/snippet.md")
+    assert urls[SITE_URL + "linked/"]["lastmod"] == git_date(site.root, "shared/snippet.md")
     assert urls[SITE_URL + "linked/"]["lastmod"] == utc(D2)
-    assert git_log_date(site.root, "docs/linked.md") == utc(D1)  # not the link's own date
+    assert git_date(site.root, "docs/linked.md") == utc(D1)  # not the link's own date
     assert urls[SITE_URL]["lastmod"] == utc(D3)
 
 
@@ -261,8 +251,8 @@ def test_long_history_stops_at_the_recent_changes(
     assert built.error is None, built.messages()
     assert len(reads) == 1 and reads[0].commits_read <= 3, [r.commits_read for r in reads]
     urls = built.sitemap()
-    assert urls[SITE_URL]["lastmod"] == git_log_date(site.root, "docs/index.md") == utc(D1)
-    assert urls[SITE_URL + "a/"]["lastmod"] == git_log_date(site.root, "docs/a.md") == utc(D2)
+    assert urls[SITE_URL]["lastmod"] == git_date(site.root, "docs/index.md") == utc(D1)
+    assert urls[SITE_URL + "a/"]["lastmod"] == git_date(site.root, "docs/a.md") == utc(D2)
     assert int(site.repo.git("rev-list", "--count", "HEAD")) == 50_003
     assert os.path.exists(site.root / "old" / "notes.md")
 

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import logging
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.dates import day, utc
-from tests.support.git import git_env
+from tests.support.git import git_date
 from tests.support.git_calls import GitCalls
 from tests.support.sites import SITE_URL, Built, Site
 
@@ -116,17 +115,6 @@ def _change(site: Site, rel: str, date: str, text: str | None = "") -> str:
     else:
         path.write_text(path.read_text() + f"\n{date}\n", encoding="utf-8")
     return site.commit(f"change {rel}", date)
-
-
-def git_date(root: Path, rel: str, history: str) -> str:
-    """git's own answer for one file, in UTC."""
-    args = ["git", "log", "-1", "--format=%cI"]
-    if history == "first-parent":
-        args.append("--first-parent")
-    out = subprocess.run([*args, "--", rel], cwd=root, env=git_env(), capture_output=True,
-                         text=True, check=True).stdout
-    assert out.strip(), rel
-    return utc(out)
 
 
 def expected(root: Path, history: str, shows: dict[str, list[str]]) -> dict[str, str]:

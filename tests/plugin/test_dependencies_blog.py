@@ -9,12 +9,11 @@ git date of exactly the posts it shows, read back from the built HTML of that pa
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
 from tests.support.dates import day, utc
-from tests.support.git import git_env
+from tests.support.git import git_date
 from tests.support.sites import SITE_URL, Site
 
 # post -> (front-matter date, category, commit day)
@@ -28,13 +27,6 @@ POSTS = {
 LISTINGS = ["blog/", "blog/page/2/", "blog/page/3/", "blog/archive/2020/",
             "blog/archive/2020/page/2/", "blog/archive/2020/page/3/", "blog/category/odd/",
             "blog/category/odd/page/2/", "blog/category/even/"]
-
-
-def _git_date(root, rel: str, history: str) -> str:
-    args = ["git", "log", "-1", "--format=%cI"] + (["--first-parent"] if history == "first-parent" else [])
-    out = subprocess.run([*args, "--", rel], cwd=root, env=git_env(), capture_output=True,
-                         text=True, check=True).stdout
-    return utc(out)
 
 
 @pytest.mark.parametrize("history", ["first-parent", "all"])
@@ -56,7 +48,7 @@ def test_listing_pages_carry_their_own_posts_newest_date(site: Site, history: st
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     urls = built.sitemap()
-    post_dates = {name: _git_date(site.root, f"docs/blog/posts/{name}.md", history) for name in POSTS}
+    post_dates = {name: git_date(site.root, f"docs/blog/posts/{name}.md", history) for name in POSTS}
     seen = set()
     for url in LISTINGS:
         html = (built.site_dir / url / "index.html").read_text()

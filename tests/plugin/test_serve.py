@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.dates import day, utc
+from tests.support.git import git_date
 from tests.support.git_calls import GitCalls, subcommand
 from tests.support.serving import SERVE_URL, Serving
 from tests.support.sites import Built, Site
@@ -31,10 +32,6 @@ def _site(site: Site, pages: int = 5) -> Site:
     site.repo.write("parts/p1.md", "part 1, changed\n")
     site.commit("part 1", day(3))
     return site
-
-
-def git_date(site: Site, rel: str, kind: str = "%cI") -> str:
-    return utc(site.repo.git("log", "-1", "--first-parent", f"--format={kind}", "--", rel))
 
 
 def lastmods(built: Built) -> dict[str, str]:
@@ -60,8 +57,8 @@ def test_a_rebuild_runs_no_git_log_while_nothing_is_committed(
     with Serving(site, dirty=dirty, env=git.env) as serving:
         first = lastmods(serving.rebuild())
         shown = "parts/p1.md" if dependencies else "docs/p1.md"
-        assert first["p1/"] == git_date(site, shown)
-        assert first["p2/"] == git_date(site, "docs/p2.md")
+        assert first["p1/"] == git_date(site.root, shown)
+        assert first["p2/"] == git_date(site.root, "docs/p2.md")
         assert logs(git.take()), "the first build reads history"
         site.page("p2.md", "# P2, edited but not committed\n")  # a save while serving
         site.repo.write("parts/p1.md", "an uncommitted edit\n")
@@ -85,7 +82,7 @@ def test_after_a_commit_the_next_rebuild_carries_its_date(site: Site, tmp_path: 
         git.take()
         after = lastmods(serving.rebuild())
         assert logs(git.take()), "a new HEAD is read"
-        assert after["p3/"] == utc(day(9)) == git_date(site, "parts/p3.md")
+        assert after["p3/"] == utc(day(9)) == git_date(site.root, "parts/p3.md")
         assert before["p3/"] != after["p3/"]
         assert {k: v for k, v in after.items() if k != "p3/"} == {
             k: v for k, v in before.items() if k != "p3/"
@@ -102,7 +99,7 @@ def test_after_a_commit_the_next_rebuild_carries_its_date(site: Site, tmp_path: 
                       env={"GIT_COMMITTER_DATE": day(12), "GIT_AUTHOR_DATE": day(12)})
         amended = lastmods(serving.rebuild())
         assert logs(git.take())
-        assert amended["p4/"] == utc(day(12)) == git_date(site, "parts/p4.md")
+        assert amended["p4/"] == utc(day(12)) == git_date(site.root, "parts/p4.md")
 
 
 def test_changed_options_read_history_again(site: Site, tmp_path: Path) -> None:
@@ -114,12 +111,12 @@ def test_changed_options_read_history_again(site: Site, tmp_path: Path) -> None:
         git.take()
         author = lastmods(serving.rebuild())
         assert logs(git.take())
-        assert author["p1/"] == git_date(site, "parts/p1.md", "%aI") != committer["p1/"]
+        assert author["p1/"] == git_date(site.root, "parts/p1.md", date="author") != committer["p1/"]
         ignored = site.repo.git("rev-parse", "HEAD").strip()
         site.set_options(git_date="author", ignore_commits=[ignored])
         without = lastmods(serving.rebuild())
         assert logs(git.take())
-        assert without["p1/"] == git_date(site, "docs/p1.md", "%aI")
+        assert without["p1/"] == git_date(site.root, "docs/p1.md", date="author")
 
 
 def test_two_repositories_in_one_process_do_not_share_answers(tmp_path: Path) -> None:

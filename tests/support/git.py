@@ -7,6 +7,7 @@ fixed dates.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 from pathlib import Path
@@ -97,7 +98,35 @@ class GitRepo:
 
 def shift_date(date: str) -> str:
     """An author date that differs from ``date``: one day earlier, in zone +05:30."""
-    import datetime as dt
-
     when = dt.datetime.fromisoformat(date).astimezone(dt.timezone(dt.timedelta(hours=5, minutes=30)))
     return (when - dt.timedelta(days=1)).isoformat()
+
+
+#: The history rules and date kinds, as the plugin's options spell them.
+RULES = ("first-parent", "all")
+DATES = ("committer", "author")
+
+
+def reference(
+    top: Path, rel: str, history: str = "first-parent", date: str = "committer"
+) -> tuple[str, dt.datetime] | None:
+    """git's own answer for one file: (sha, aware datetime) of ``git log -1 ... -- <file>``
+    under the rule and date kind, or None if git knows no change of it."""
+    placeholder = "%cI" if date == "committer" else "%aI"
+    args = ["git", "--literal-pathspecs", "log", "-1", f"--format=%H {placeholder}"]
+    if history == "first-parent":
+        args.append("--first-parent")
+    out = subprocess.run(
+        [*args, "--", rel], cwd=top, env=git_env(), capture_output=True, check=True
+    ).stdout.decode()
+    if not out.strip():
+        return None
+    sha, iso = out.split()
+    return sha, dt.datetime.fromisoformat(iso)
+
+
+def git_date(top: Path, rel: str, history: str = "first-parent", date: str = "committer") -> str:
+    """git's own date for one file, as the sitemap writes it (UTC); the file must have one."""
+    answer = reference(top, rel, history, date)
+    assert answer is not None, f"git log knows no change of {rel}"
+    return answer[1].astimezone(dt.timezone.utc).isoformat()
