@@ -32,14 +32,12 @@ class KeptOutput:
         self._key: tuple[Any, ...] | None = None
         self._report: WriteReport | None = None
         self._stamps: dict[str, _Stamp | None] = {}
-        self.reused = 0  # writes skipped (for tests and benches)
 
     def recall(self, key: tuple[Any, ...], folder: Path) -> WriteReport | None:
         if self._key != key or self._report is None:
             return None
         if any(_stamp(folder / name) != stamp for name, stamp in self._stamps.items()):
             return None
-        self.reused += 1
         return dataclasses.replace(self._report, removed=())
 
     def keep(self, key: tuple[Any, ...], folder: Path, report: WriteReport) -> None:

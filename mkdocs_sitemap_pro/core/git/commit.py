@@ -65,11 +65,6 @@ class Branch:
             return data
         return None
 
-    def is_folder(self, path: str) -> bool:
-        """Whether ``path`` is a folder in the tip's tree."""
-        status, out, _ = run_git(["cat-file", "-t", f"{self.tip}:{path}"], self.repo)
-        return status == 0 and out.strip() == b"tree"
-
 
 def commit_files(branch: Branch, files: Mapping[str, bytes], message: str) -> str | None:
     """Commit ``files`` (path in the tree -> content) on top of the branch's tip.

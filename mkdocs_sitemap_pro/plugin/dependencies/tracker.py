@@ -36,7 +36,6 @@ class PageDependencies:
 
     files: frozenset[str] = frozenset()  # absolute paths, exclusions applied
     posts: tuple[str, ...] = ()  # src_uris of the posts a listing page shows
-    from_cache: bool = False  # not rendered in this build: the last observation
 
 
 def project_of(config: MkDocsConfig) -> Path:
@@ -123,7 +122,7 @@ class Tracker:
                 entry = PageDependencies(self._files[src_uri], self._posts.get(src_uri, ()))
             elif cached is not None:
                 posts = self._posts.get(src_uri, cached.posts)
-                entry = PageDependencies(cached.files, posts, from_cache=True)
+                entry = PageDependencies(cached.files, posts)
             elif src_uri in self._posts:
                 entry = PageDependencies(posts=self._posts[src_uri])
             else:
