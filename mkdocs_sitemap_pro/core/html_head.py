@@ -48,15 +48,12 @@ def read_head(page_html: str) -> HeadDirectives:
     """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh."""
     end = _HEAD_END.search(page_html)
     head = page_html[: end.start()] if end else page_html
-    lowered = head.lower()
-    if not any(needle in lowered for needle in _NEEDLES):
-        return HeadDirectives()
+    starts = _candidate_tags(head)
+    if not starts:
+        return _NOTHING
     noindex = refresh = False
     canonical: str | None = None
-    for match in _TAG.finditer(head):
-        text = match.group(2).lower()
-        if not any(needle in text for needle in _NEEDLES):
-            continue
+    for match in starts:
         attrs = _attributes(match.group(2))
         if match.group(1).lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
@@ -68,6 +65,44 @@ def read_head(page_html: str) -> HeadDirectives:
         elif canonical is None and "canonical" in attrs.get("rel", "").lower().split():
             canonical = attrs.get("href")
     return HeadDirectives(noindex=noindex, canonical=canonical, refresh=refresh)
+
+
+_NOTHING = HeadDirectives()
+
+
+def _candidate_tags(head: str) -> list[re.Match[str]]:
+    """The meta and link tags of ``head`` that hold one of the needles, in order.
+
+    Most heads hold one needle or none (a theme's own canonical link), so the needles
+    are found with ``str.find`` and only the tag around each hit is matched. A hit whose
+    tag is not found that way (a ``<`` inside an attribute value before it, a needle
+    in a title or script) falls back to matching every tag of the head.
+    """
+    lowered = head.lower()
+    starts: set[int] = set()
+    for needle in _NEEDLES:
+        hit = lowered.find(needle)
+        while hit != -1:
+            starts.add(lowered.rfind("<", 0, hit))
+            hit = lowered.find(needle, hit + len(needle))
+    if not starts:
+        return []
+    found = []
+    for start in sorted(starts):
+        match = _TAG.match(head, start) if start >= 0 else None
+        if match is None:
+            return _every_candidate_tag(head)
+        found.append(match)
+    return found
+
+
+def _every_candidate_tag(head: str) -> list[re.Match[str]]:
+    """Every meta and link tag of ``head`` that holds a needle (the slow, sure way)."""
+    return [
+        match
+        for match in _TAG.finditer(head)
+        if any(needle in match.group(2).lower() for needle in _NEEDLES)
+    ]
 
 
 def _attributes(text: str) -> dict[str, str]:

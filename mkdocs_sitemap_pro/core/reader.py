@@ -122,9 +122,11 @@ def parse_document(data: bytes, *, recover: bool = False,
             f"the root element is <{name.localname}>, not <urlset> or <sitemapindex>"
         )
     child_name = "url" if name.localname == "urlset" else "sitemap"
+    # A child is one of ours by its local name, whatever its namespace (as QName says).
+    wanted = {child_name, f"{{{name.namespace}}}{child_name}"}
     entries = tuple(
         _entry(child) for child in root if isinstance(child.tag, str)
-        and etree.QName(child).localname == child_name
+        and (child.tag in wanted or etree.QName(child).localname == child_name)
     )
     parsed = SitemapFile(
         kind=name.localname,  # type: ignore[arg-type]  # checked just above
@@ -142,21 +144,38 @@ def read_sitemap(path: Path | str, *, recover: bool = False,
     return parse_sitemap(Path(path).read_bytes(), recover=recover, expand_limit=expand_limit)
 
 
+# The tags of the fields read, by their Clark names (``{namespace}name``): looked up
+# in a dict, since building a ``QName`` per field was most of the time of a read.
+_FIELD_TAGS = {
+    tag: name
+    for name in ("loc", "lastmod", "changefreq", "priority")
+    for tag in (f"{{{SITEMAP_NS}}}{name}", name)
+}
+_XHTML_LINK = f"{{{XHTML_NS}}}link"
+
+
 def _entry(element: etree._Element) -> ReadEntry:
     """The texts of one ``<url>``/``<sitemap>`` child's fields, and its alternates."""
     fields: dict[str, str] = {}
     alternates: list[Alternate] = []
     for field in element:
-        if not isinstance(field.tag, str):
+        tag = field.tag
+        if not isinstance(tag, str):
             continue
-        qname = etree.QName(field)
-        if qname.localname == "link" and qname.namespace == XHTML_NS:
-            if field.get("rel") == "alternate":
-                alternates.append(Alternate(field.get("hreflang") or "", field.get("href") or ""))
-            continue
-        if qname.namespace not in (None, SITEMAP_NS):
-            continue  # image:, news:, video: extensions are not ours to read
-        fields.setdefault(qname.localname, (field.text or "").strip())
+        name = _FIELD_TAGS.get(tag)
+        if name is None:
+            if tag == _XHTML_LINK:
+                if field.get("rel") == "alternate":
+                    alternates.append(
+                        Alternate(field.get("hreflang") or "", field.get("href") or "")
+                    )
+                continue
+            qname = etree.QName(field)
+            if qname.namespace not in (None, SITEMAP_NS):
+                continue  # image:, news:, video: extensions are not ours to read
+            name = qname.localname
+        if name not in fields:
+            fields[name] = (field.text or "").strip()
     return ReadEntry(
         loc=fields.get("loc", ""),
         lastmod=fields.get("lastmod"),

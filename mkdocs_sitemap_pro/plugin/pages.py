@@ -112,8 +112,9 @@ class PageCollector:
         redirected: frozenset[str] = frozenset(),
         kept: KeptPages | None = None,
     ) -> None:
-        self._kept = kept if kept is not None else KeptPages()
-        self._kept.start()
+        self._kept = kept  # None: nothing is kept for a later build (one-off `mkdocs build`)
+        if kept is not None:
+            kept.start()
         self._exclude = exclude
         self._build_time = build_time
         self._redirected = redirected  # src_uris another plugin turns into redirect stubs
@@ -148,10 +149,12 @@ class PageCollector:
             assert file.page is not None
             seen = self._seen.get(file.src_uri)
             if seen is None:
-                seen = self._kept.recall(file) or _read_back(file)
+                kept = self._kept.recall(file) if self._kept is not None else None
+                seen = kept or _read_back(file)
             elif _written_size(file) not in (seen.size, -1):
                 seen = _Seen(seen.meta, _head_on_disk(file), seen.unparsed_front_matter)
-            self._kept.keep(file, seen)
+            if self._kept is not None:
+                self._kept.keep(file, seen)
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (

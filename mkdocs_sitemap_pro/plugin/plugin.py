@@ -59,8 +59,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._languages.clear()
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self._build_time = get_build_datetime()
+        # What pages said is kept for the next build only where one follows (serve).
+        kept = self._kept if self._serving else None
         self._collector = PageCollector(
-            self.config.exclude, self._build_time, redirected_pages(config), self._kept
+            self.config.exclude, self._build_time, redirected_pages(config), kept
         )
         self._files = None
         self.reader.reset(self.config)

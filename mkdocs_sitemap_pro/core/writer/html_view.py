@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from pathlib import Path
 
@@ -52,19 +53,33 @@ def is_ours(path: Path) -> bool:
         return False
 
 
+@lru_cache(maxsize=8192)  # pages of one site share dates: each is read once
 def _readable(text: str | None) -> tuple[str, str]:
     """(text for people, sortable key) of a lastmod: ``29 Feb 2024, 13:05 UTC``."""
     if not text:
         return "", ""
     try:
-        value = check_lastmod(text)
+        value = _parsed(text)
     except ValueError:
         return text, text
     key = utc_key(value)
     day = f"{key.day} {_MONTHS[key.month - 1]} {key.year}"
     if isinstance(value, dt.datetime):
-        return f"{day}, {key:%H:%M} UTC", key.isoformat()
+        return f"{day}, {key.hour:02}:{key.minute:02} UTC", key.isoformat()
     return day, key.isoformat()
+
+
+def _parsed(text: str) -> dt.date | dt.datetime:
+    """A lastmod as the writer wrote it; ``fromisoformat`` (C) first, the checker if odd."""
+    try:
+        value = dt.datetime.fromisoformat(text) if "T" in text else dt.date.fromisoformat(text)
+    except ValueError:
+        value = None
+    if isinstance(value, dt.datetime) and value.utcoffset() is not None:
+        return value
+    if value is not None and not isinstance(value, dt.datetime):
+        return value
+    return check_lastmod(text)
 
 
 def _date_cell(text: str | None) -> str:

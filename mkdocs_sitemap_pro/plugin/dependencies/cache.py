@@ -5,7 +5,9 @@ observes what they include. The last observation is kept in
 ``.cache/plugin/sitemap-pro/dependencies.json`` beside mkdocs.yml, where Material keeps
 its plugins' caches. Entries are keyed by the page's source path (src_uri) and hold the
 SHA-256 of the source they were observed with: an entry is used only while the source
-is unchanged (a content hash needs no git process, and sees uncommitted edits too).
+is unchanged (a content hash needs no git process, and sees uncommitted edits too). The
+source's stamp (mtime, size, inode) is stored beside it: while the stamp is the same, a
+later build takes the stored hash instead of reading the source again.
 Paths are stored relative to the folder of mkdocs.yml, so the cache survives a move.
 
 One instance serves every build of a process (``mkdocs serve``): the file is read once
@@ -26,6 +28,8 @@ __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 
 CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
 _VERSION = 1
+_Stamp = tuple[int, int, int]
+_Made = tuple[str, _Stamp, "Cached"]  # what a page's JSON was made from
 
 
 @dataclass(frozen=True)
@@ -43,25 +47,27 @@ class DependencyCache:
         self._project = project
         self.path = project / CACHE_FILE
         self._pages: dict[str, dict[str, object]] = {}
-        self._digests: dict[str, tuple[tuple[int, int, int], str]] = {}
-        self._written: tuple[str, tuple[int, int, int] | None] | None = None  # text, stamp
+        self._digests: dict[str, tuple[_Stamp, str]] = {}
+        self._written: _Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
-        self._made: dict[str, tuple[tuple[str, Cached], dict[str, object], str]] = {}
+        self._made: dict[str, tuple[_Made, dict[str, object]]] = {}
         self._load()
 
     def _load(self) -> None:
         self._pages = {}
         try:
+            stamp = _stamp(self.path)
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("version") == _VERSION:
                 pages = data.get("pages")
                 self._pages = pages if isinstance(pages, dict) else {}
+                self._written = stamp  # as if written here: the same pages are not written again
         except (OSError, ValueError):
             pass  # no cache yet, or an unreadable one: every page is observed afresh
 
     def refresh(self) -> None:
         """A new build: read the file again unless it is as this instance wrote it."""
-        if self._written is None or _stamp(self.path) != self._written[1]:
+        if self._written is None or _stamp(self.path) != self._written:
             self._written = None
             self._load()
 
@@ -71,7 +77,7 @@ class DependencyCache:
         if not isinstance(entry, dict):
             return None
         digest = entry.get("source")
-        if digest != self._digest(source):
+        if digest != self._digest(source, src_uri):
             return None
         known = self._decoded.get(src_uri)
         if known is not None and known[0] == digest:
@@ -90,31 +96,33 @@ class DependencyCache:
     def save(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
         """Replace the cache with these pages (src_uri -> (source, observation)).
 
-        Returns why it could not be written, or None. Each page's JSON is made once per
-        (digest, observation); an unchanged file is not written again.
+        Returns why it could not be written, or None. Each page's entry is made once per
+        (digest, stamp, observation); a file that already holds these entries is not
+        written again (the common case: a build that changed nothing).
         """
         out: dict[str, dict[str, object]] = {}
-        parts: list[str] = []
         prefix = os.path.join(os.path.abspath(self._project), "")
         for src_uri, (source, cached) in sorted(pages.items()):
-            digest = self._digest(source)
+            digest = self._digest(source, src_uri)
             if digest is None:
                 continue
+            stamp = self._digests[str(source)][0]
             made = self._made.get(src_uri)
-            if made is None or made[0] != (digest, cached):
+            if made is None or made[0] != (digest, stamp, cached):
                 entry: dict[str, object] = {
                     "files": sorted(_relative(f, prefix) for f in cached.files),
                     "posts": list(cached.posts),
                     "source": digest,
+                    "stamp": list(stamp),
                 }
-                made = self._made[src_uri] = ((digest, cached), entry, json.dumps(entry))
+                made = self._made[src_uri] = ((digest, stamp, cached), entry)
                 self._decoded[src_uri] = (digest, cached)
             out[src_uri] = made[1]
-            parts.append(f"{json.dumps(src_uri)}: {made[2]}")
-        text = '{"pages": {' + ",\n".join(parts) + '}, "version": ' + str(_VERSION) + "}"
-        self._pages = out  # type: ignore[assignment]  # what the file now holds
-        if self._written is not None and self._written == (text, _stamp(self.path)):
+        unchanged = out == self._pages and self._written is not None
+        self._pages = out  # what the file holds from now on
+        if unchanged and _stamp(self.path) == self._written:
             return None
+        text = json.dumps({"pages": out, "version": _VERSION})
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -123,11 +131,12 @@ class DependencyCache:
         except OSError as error:
             self._written = None
             return str(error)
-        self._written = (text, _stamp(self.path))
+        self._written = _stamp(self.path)
         return None
 
-    def _digest(self, source: Path) -> str | None:
-        """The source's SHA-256, hashed again only if its stamp changed."""
+    def _digest(self, source: Path, src_uri: str) -> str | None:
+        """The source's SHA-256, hashed again only if its stamp changed: since this
+        instance hashed it, or since the cache file stored it for ``src_uri``."""
         key = str(source)
         stamp = _stamp(source)
         if stamp is None:
@@ -135,6 +144,15 @@ class DependencyCache:
         known = self._digests.get(key)
         if known is not None and known[0] == stamp:
             return known[1]
+        stored = self._pages.get(src_uri)
+        if (
+            isinstance(stored, dict)
+            and isinstance(stored.get("source"), str)
+            and stored.get("stamp") == list(stamp)
+        ):
+            digest = str(stored["source"])
+            self._digests[key] = (stamp, digest)
+            return digest
         try:
             digest = hashlib.sha256(source.read_bytes()).hexdigest()
         except OSError:
@@ -143,7 +161,7 @@ class DependencyCache:
         return digest
 
 
-def _stamp(path: Path) -> tuple[int, int, int] | None:
+def _stamp(path: Path) -> _Stamp | None:
     try:
         st = os.stat(path)
     except OSError:

@@ -143,6 +143,14 @@ class Exclusions:
         return not real.startswith(self._folders)
 
     def pick(self, paths: Iterable[str], source: str | None) -> set[str]:
-        """The files among ``paths`` that count, less the page's own source."""
-        own = self.real(os.path.abspath(source)) if source else None
-        return {p for p in paths if self.keeps(p) and self.real(p) != own}
+        """The files among ``paths`` that count, less the page's own source.
+
+        Most pages read their source and nothing else: the source's own path string is
+        dropped before anything is resolved, so such a page costs no ``lstat``.
+        """
+        source = os.path.abspath(source) if source else None
+        others = [p for p in paths if p != source]
+        if not others:
+            return set()
+        own = self.real(source) if source else None
+        return {p for p in others if self.keeps(p) and self.real(p) != own}

@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.plugin.dependencies.cache import Cached, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
-from mkdocs_sitemap_pro.plugin.integrations.blog import listed_posts
+from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 from mkdocs_sitemap_pro.plugin.paths import path_of
@@ -28,6 +28,7 @@ from mkdocs_sitemap_pro.plugin.paths import path_of
 __all__ = ["PageDependencies", "Tracker", "project_of"]
 
 BATCH = 500  # new files handed to the git read at a time
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Tracker:
         self._ask = ask
         self.observer = Observer()
         self._objects = RenderedObjects(config, self.observer)
+        self._blog = blog.in_use(config)  # listing pages exist only with Material's blog
         self._exclusions = Exclusions(
             [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
             [config.config_file_path or "", *auto_appended_files(config)],
@@ -77,7 +79,8 @@ class Tracker:
         if not self.observer.watching:
             return
         reads = self.observer.close() | self._objects.take()
-        files = frozenset(self._exclusions.pick(reads, page.file.abs_src_path))
+        picked = self._exclusions.pick(reads, page.file.abs_src_path)
+        files = frozenset(picked) if picked else _NONE
         self._files[page.file.src_uri] = files
         self._want(files)
 
@@ -93,7 +96,9 @@ class Tracker:
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
         """After the blog plugin's ``on_page_context``: the posts a listing page shows."""
-        posts = listed_posts(self._config, page, context)
+        if not self._blog:
+            return
+        posts = blog.listed_posts(page, context)
         if posts is not None:
             self._posts[page.file.src_uri] = tuple(posts)
 

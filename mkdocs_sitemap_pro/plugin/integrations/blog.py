@@ -14,17 +14,19 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-__all__ = ["listed_posts"]
+__all__ = ["in_use", "listed_posts"]
 
 
-def _in_use(config: MkDocsConfig) -> bool:
+def in_use(config: MkDocsConfig) -> bool:
+    """Whether Material's blog plugin is one of the build's plugins."""
     return any(type(p).__module__.startswith("material.plugins.blog") for p in config.plugins.values())
 
 
-def listed_posts(config: MkDocsConfig, page: Page, context: dict[str, Any]) -> list[str] | None:
-    """The src_uris of the posts a blog listing page shows, or None for any other page."""
-    if not _in_use(config):
-        return None
+def listed_posts(page: Page, context: dict[str, Any]) -> list[str] | None:
+    """The src_uris of the posts a blog listing page shows, or None for any other page.
+
+    Call only while the blog plugin is ``in_use`` (checked once per build, not per page).
+    """
     # Imported only now: the blog plugin is in use.
     View = importlib.import_module("material.plugins.blog.structure").View
 

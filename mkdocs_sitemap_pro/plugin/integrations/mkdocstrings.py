@@ -75,6 +75,8 @@ class RenderedObjects:
 
     def take(self) -> set[str]:
         """The source files of everything rendered since the last call."""
+        if not self._collected and not self._headings:
+            return set()  # most pages render no API object
         objects = self._collected
         for collect, ident in self._headings:
             try:
