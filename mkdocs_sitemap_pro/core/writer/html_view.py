@@ -1,9 +1,9 @@
 """The HTML view: a twin page for people beside every sitemap file (``html_view``).
 
 ``sitemap.xml`` gets ``sitemap.html``, ``sitemap-2.xml`` gets ``sitemap-2.html``. A
-urlset's page is a table of its URLs (read back from the XML just written, so the page
-shows exactly what crawlers get); an index's page lists its files, linked to their
-pages. Each page is self-contained (inline style, an optional inline script), says
+urlset's page is a table of its URLs, made from the very text written into the XML for
+each (its escaped loc and the elements after it), so the page shows exactly what
+crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
 ``noindex``, and carries a generator mark: the writer replaces or removes only pages
 that carry it, so a site's own ``sitemap.html`` is never touched.
 """
@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from html import escape
+from html import escape, unescape
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
 from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
-from mkdocs_sitemap_pro.core.reader import ReadEntry, read_sitemap
+from mkdocs_sitemap_pro.core.entry import Alternate
+from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
 
 __all__ = ["GENERATOR", "ViewFile", "is_ours", "remove_stale_views", "stage_views", "view_name"]
@@ -31,12 +34,39 @@ _MARK = f'<meta name="generator" content="{GENERATOR}">'.encode("ascii")
 
 @dataclass(frozen=True)
 class ViewFile:
-    """One sitemap file to give a page: its staged XML, its name, count and newest lastmod."""
+    """One sitemap file to give a page: the items written into it, its name, count and
+    newest lastmod."""
 
-    temp: Path
+    items: Sequence[Item]
     xml_name: str
     count: int
     newest: str | None
+
+
+class _Row(NamedTuple):
+    """One URL as its ``<url>`` element says it: the texts of its fields."""
+
+    loc: str
+    lastmod: str | None
+    changefreq: str | None
+    priority: str | None
+    alternates: tuple[Alternate, ...]
+
+
+# The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
+_FIELD = re.compile(r"<(lastmod|changefreq|priority)>([^<]*)</")
+_ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
+
+
+def _row(item: Item) -> _Row:
+    """The fields of one written ``<url>`` element, from its text."""
+    fields = dict(_FIELD.findall(item[4]))
+    alternates = tuple(
+        Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(item[4])
+    ) if item[5] else ()
+    # item[0] is the loc whose XML escape item[1] was written.
+    return _Row(item[0], fields.get("lastmod"), fields.get("changefreq"),
+                fields.get("priority"), alternates)
 
 
 def view_name(xml_name: str) -> str:
@@ -119,7 +149,7 @@ def _cell(css: str, label: str, content: str) -> str:
     return f'<td{css_attr} data-label="{label}">{content}</td>'
 
 
-def _url_row(entry: ReadEntry, base: str, columns: tuple[bool, bool, bool]) -> str:
+def _url_row(entry: _Row, base: str, columns: tuple[bool, bool, bool]) -> str:
     loc = entry.loc
     if loc.startswith(base) and loc != base:
         shown = f'<span class="base">{escape(base)}</span>{escape(loc[len(base):])}'
@@ -142,7 +172,7 @@ def _url_row(entry: ReadEntry, base: str, columns: tuple[bool, bool, bool]) -> s
     return "<tr>" + "".join(cells) + "</tr>"
 
 
-def urlset_page(entries: tuple[ReadEntry, ...], title: str, xml_name: str, base: str,
+def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
                 back: str | None) -> str:
     """The page of one urlset: its URLs, with only the columns some URL has a value for."""
     columns = (
@@ -194,7 +224,7 @@ def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
         pages.append((view_name(index_name), index_page(shards, title, index_name)))
     back = view_name(index_name) if index_name else None
     for shard in shards:
-        entries = read_sitemap(shard.temp).entries
+        entries = [_row(item) for item in shard.items]
         pages.append((view_name(shard.xml_name),
                       urlset_page(entries, title, shard.xml_name, base, back)))
     renames, names, refused = [], [], []

@@ -19,7 +19,6 @@ from mkdocs_sitemap_pro.core.protocol import (
     SitemapError,
     format_lastmod,
 )
-from mkdocs_sitemap_pro.core.reader import SitemapReadError, read_sitemap
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
 from mkdocs_sitemap_pro.core.writer.urlset import XML_DECLARATION, Shard
@@ -28,6 +27,7 @@ __all__ = ["previously_listed", "write_index"]
 
 INDEX_START = f'{XML_DECLARATION}<sitemapindex xmlns="{SITEMAP_NS}">\n'
 INDEX_END = "</sitemapindex>\n"
+_SNIFF = 4096  # bytes read to tell an index (ours starts it right after the declaration)
 
 
 def write_index(
@@ -85,6 +85,15 @@ def previously_listed(index_path: Path, stem: str) -> set[int]:
     ``.xml.gz``), numbered 1..k without gaps, as this writer names them. A hand-made
     index listing ``sitemap-2023.xml`` is not ours, so nothing it lists is removed.
     """
+    try:
+        with open(index_path, "rb") as handle:
+            start = handle.read(_SNIFF)
+    except OSError:
+        return set()
+    if b"sitemapindex" not in start:  # no index there (the usual case): lxml not needed
+        return set()
+    from mkdocs_sitemap_pro.core.reader import SitemapReadError, read_sitemap
+
     try:
         previous = read_sitemap(index_path, recover=True)
     except (OSError, SitemapReadError):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import datetime as dt
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import itemgetter
 from pathlib import Path
@@ -43,6 +44,7 @@ class Shard:
     gz_temp: Path | None
     count: int
     newest: dt.date | dt.datetime | None
+    items: list[Item] = field(default_factory=list)  # what it holds, kept for html_view
 
 
 
@@ -76,6 +78,7 @@ class _ShardStream:
         self.newest: Item | None = None
         self.provisional = False  # the start declares xmlns:xhtml, but no entry uses it yet
         self.plain = True  # the current file's start is written without xmlns:xhtml
+        self.keep_items = options.html_view  # the view's rows come from the items written
 
     def start(self, header: str, *, provisional: bool = False) -> None:
         """Finish the current file, if any, and open the next with ``header``.
@@ -99,10 +102,15 @@ class _ShardStream:
         self.plain = header == URLSET_START
 
     def add(
-        self, text: str, nbytes: int, count: int, newest: Item | None, alternates: bool = False
+        self, items: Sequence[Item], text: str, nbytes: int, newest: Item | None,
+        alternates: bool = False,
     ) -> None:
-        """Append ``count`` serialised entries, ``nbytes`` long, whose newest is ``newest``
-        (``alternates``: they hold ``xhtml:link`` elements, so the start must declare them)."""
+        """Append ``items``, serialised as ``text`` (``nbytes`` long), whose newest is
+        ``newest`` (``alternates``: they hold ``xhtml:link`` elements, so the start must
+        declare them)."""
+        count = len(items)
+        if self.keep_items:
+            self.shards[-1].items.extend(items)
         if alternates:
             self.provisional = False
         self.pending.append(text)
@@ -192,9 +200,9 @@ def write_shards(
                 assert j > i  # entry i fits: checked just above
                 dated = list(filter(_newest_of, block[i:j]))
                 stream.add(
+                    block[i:j],
                     "".join(records[i:j]),
                     totals[j] - totals[i],
-                    j - i,
                     max(dated, key=_newest_of) if dated else None,
                 )
                 i = j
@@ -246,7 +254,8 @@ def _place_one_by_one(
                 continue
             stream.start(header, provisional=provisional)
         stream.add(
-            records[offset], nbytes, 1, item if item[2] is not None else None, has_alternates
+            (item,), records[offset], nbytes, item if item[2] is not None else None,
+            has_alternates,
         )
 
 

@@ -159,7 +159,7 @@ def write_sitemaps(
         if html_view:
             views = [
                 ViewFile(
-                    shard.temp, name, shard.count,
+                    shard.items, name, shard.count,
                     None if shard.newest is None else format_lastmod(shard.newest, lastmod_format),
                 )
                 for shard, name in zip(shards, files[1:] if is_index else files)

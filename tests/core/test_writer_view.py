@@ -1,0 +1,83 @@
+"""The html_view pages show exactly what the XML beside them holds, field by field.
+
+The view's rows are made from the text the writer put into each ``<url>`` element, not
+from reading the file back; these tests read the file back (with the reader the checker
+uses) and compare every row with it, on entries that exercise every field: escaped and
+non-ASCII locs, all lastmod shapes, changefreq, priority and hreflang alternates, split
+over several files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from lxml import html
+
+from mkdocs_sitemap_pro import Alternate, SitemapEntry, read_sitemap, write_sitemaps
+from tests.support.dates import D1
+
+BASE = "https://example.com/docs/"
+PLUS2 = dt.timezone(dt.timedelta(hours=2))
+
+
+def entries() -> list[SitemapEntry]:
+    made = []
+    for i in range(7):
+        made.append(
+            SitemapEntry(
+                loc=[f"{BASE}p{i}/", f"{BASE}q&a-{i}/", f"{BASE}café-{i}/",
+                     f"{BASE}it's-{i}/"][i % 4],
+                lastmod=[D1, dt.date(2024, 2, 29), dt.datetime(2024, 3, 1, 13, 5, tzinfo=PLUS2),
+                         None][i % 4],
+                changefreq="weekly" if i % 3 == 0 else None,
+                priority=0.5 if i % 2 == 0 else None,
+                alternates=(
+                    (Alternate("en", f"{BASE}p{i}/"), Alternate("de", f"{BASE}de/p&{i}/"))
+                    if i % 3 == 1 else ()
+                ),
+            )
+        )
+    return made
+
+
+def rows_of(page: Path) -> dict[str, tuple[str, str, str, str, list[tuple[str, str]]]]:
+    """URL -> (lastmod as written, changefreq, priority, [(hreflang, href)]) as shown."""
+    doc = html.fromstring(page.read_bytes())
+    heads = [th.text_content().strip() for th in doc.xpath("//thead//th")]
+    shown = {}
+    for tr in doc.xpath("//tbody/tr"):
+        cells = dict(zip(heads, tr.xpath("./td")))
+        url = cells["URL"].xpath("./a/@href")[0]
+        when = cells["Last modified"].xpath("./time/@datetime")
+        langs = cells.get("Languages")
+        shown[url] = (
+            when[0] if when else "",
+            cells["Change frequency"].text_content() if "Change frequency" in cells else "",
+            cells["Priority"].text_content() if "Priority" in cells else "",
+            [(a.get("hreflang"), a.get("href")) for a in langs.xpath("./a")] if langs is not None else [],
+        )
+    return shown
+
+
+def test_every_row_is_what_the_xml_says(tmp_path: Path) -> None:
+    report = write_sitemaps(entries(), tmp_path, BASE, max_urls=3, html_view=True)
+    assert report.is_index and len(report.files) == 4  # the index and three urlsets
+    seen = 0
+    for name in report.files[1:]:
+        xml = read_sitemap(tmp_path / name)
+        want = {
+            e.loc: (e.lastmod or "", e.changefreq or "", e.priority or "",
+                    [(a.hreflang, a.href) for a in e.alternates])
+            for e in xml.entries
+        }
+        assert rows_of(tmp_path / name.replace(".xml", ".html")) == want
+        seen += len(want)
+    assert seen == 7
+    # Every kind of value was there to compare.
+    everything = [v for name in report.files[1:]
+                  for v in rows_of(tmp_path / name.replace(".xml", ".html")).items()]
+    assert any("&" in url for url, _ in everything)
+    assert any("%C3%A9" in url for url, _ in everything)
+    assert any(v[3] for _, v in everything) and any(v[1] for _, v in everything)
+    assert {v[0] for _, v in everything} >= {"2024-02-29", "2024-03-01T11:05:00+00:00"}
