@@ -25,6 +25,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.plugin.front_matter import PageSettings, read_page_settings
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.plugin.paths import path_of
 
@@ -141,7 +142,7 @@ class PageCollector:
     def collect(self, files: Files) -> Collection:
         """Every page of the published site that belongs in the sitemap."""
         result = Collection(pages=[], left_out={}, problems=[])
-        for file in files.documentation_pages():
+        for file in final_documentation_pages(files):
             reason = self._static_exclusion(file)
             if reason:
                 result.left_out[file.src_uri] = reason

@@ -23,6 +23,7 @@ from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["PageDependencies", "Tracker", "project_of"]
@@ -120,7 +121,7 @@ class Tracker:
         self.observer.stop()
         pages: dict[str, PageDependencies] = {}
         keep: dict[str, tuple[Path, Cached]] = {}
-        for file in files.documentation_pages():
+        for file in final_documentation_pages(files):
             src_uri = file.src_uri
             cached = self._cached.get(src_uri)
             if src_uri in self._files:

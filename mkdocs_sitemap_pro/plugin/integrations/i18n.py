@@ -25,6 +25,7 @@ from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.plugin.pages import Collection
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 
 __all__ = [
     "FALLBACK_REASON",
@@ -75,7 +76,7 @@ class LanguagePage:
 def page_languages(files: Files) -> dict[str, LanguagePage]:
     """Each documentation page of one language build, by src_uri ({} without static-i18n)."""
     found = {}
-    for file in files.documentation_pages():
+    for file in final_documentation_pages(files):
         built = getattr(file, "locale_alternate_of", None)
         if built is None:
             continue
