@@ -117,6 +117,7 @@ class PageCollector:
         if kept is not None:
             kept.start()
         self._exclude = exclude
+        self._excluding = bool(exclude.patterns)  # the default, no pattern: nothing to match
         self._build_time = build_time
         self._redirected = redirected  # src_uris another plugin turns into redirect stubs
         self._seen: dict[str, _Seen] = {}
@@ -194,7 +195,7 @@ class PageCollector:
             return "a redirect stub (mkdocs-redirects redirect_maps)"
         # A generated page has no source to match, so its URL path stands in for it.
         target = file.url if file.generated_by else file.src_uri
-        if self._exclude.match_file(target):
+        if self._excluding and self._exclude.match_file(target):
             return "matched the 'exclude' option"
         return ""
 

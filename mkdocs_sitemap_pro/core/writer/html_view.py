@@ -112,6 +112,7 @@ def _parsed(text: str) -> dt.date | dt.datetime:
     return check_lastmod(text)
 
 
+@lru_cache(maxsize=8192)  # one per distinct lastmod, like _readable
 def _date_cell(text: str | None) -> str:
     shown, key = _readable(text)
     if not shown:
@@ -149,13 +150,15 @@ def _cell(css: str, label: str, content: str) -> str:
     return f'<td{css_attr} data-label="{label}">{content}</td>'
 
 
-def _url_row(entry: _Row, base: str, columns: tuple[bool, bool, bool]) -> str:
+def _url_row(entry: _Row, base: str, base_html: str, columns: tuple[bool, bool, bool]) -> str:
+    """One table row; ``base_html`` is ``base`` escaped (once per page, not per row)."""
     loc = entry.loc
+    href = escape(loc)
     if loc.startswith(base) and loc != base:
-        shown = f'<span class="base">{escape(base)}</span>{escape(loc[len(base):])}'
+        shown = f'<span class="base">{base_html}</span>{escape(loc[len(base):])}'
     else:
-        shown = escape(loc)
-    cells = [f'<td class="url" data-label="URL"><a href="{escape(loc)}">{shown}</a></td>',
+        shown = href
+    cells = [f'<td class="url" data-label="URL"><a href="{href}">{shown}</a></td>',
              _date_cell(entry.lastmod)]
     has_freq, has_priority, has_langs = columns
     if has_freq:
@@ -184,7 +187,8 @@ def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
     head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
                                  '<th scope="col" class="num">Priority</th>',
                                  '<th scope="col">Languages</th>'), columns) if on]
-    rows = [_url_row(entry, base, columns) for entry in entries]
+    base_html = escape(base)
+    rows = [_url_row(entry, base, base_html, columns) for entry in entries]
     count = len(entries)
     summary = f'<strong class="count">{count:,}</strong> URL{"" if count == 1 else "s"} in ' \
               f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'
