@@ -148,9 +148,8 @@ class Exclusions:
         Most pages read their source and nothing else: the source's own path string is
         dropped before anything is resolved, so such a page costs no ``lstat``.
         """
-        source = os.path.abspath(source) if source else None
-        others = [p for p in paths if p != source]
+        others = [p for p in paths if p != source]  # MkDocs' abs_src_path is normalised
         if not others:
             return set()
-        own = self.real(source) if source else None
+        own = self.real(os.path.abspath(source)) if source else None
         return {p for p in others if self.keeps(p) and self.real(p) != own}

@@ -79,7 +79,10 @@ class Tracker:
         """A page's conversion ends (``on_page_content``, last): keep what it read."""
         if not self.observer.watching:
             return
-        reads = self.observer.close() | self._objects.take()
+        reads = self.observer.close()
+        rendered = self._objects.take()  # mkdocstrings' objects' source files
+        if rendered:
+            reads |= rendered
         picked = self._exclusions.pick(reads, page.file.abs_src_path)
         files = frozenset(picked) if picked else _NONE
         self._files[page.file.src_uri] = files

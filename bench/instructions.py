@@ -1,0 +1,108 @@
+"""Benchmark: what the plugin adds to a whole ``mkdocs build``, in instructions executed.
+
+The same site as ``bench/build.py`` (2,000 pages in a 5,000-commit synthetic repository,
+theme ``mkdocs``, a nav of three pages), built once per variant under
+``valgrind --tool=callgrind``, which counts the instructions the ``mkdocs`` process
+executes (every thread of it: the plugin's git worker too). Unlike wall or CPU time, the
+count is the same on a busy machine as on an idle one, so a ratio of 1.03x means 3 %
+more work whatever else ran; it does not see waiting (git, the disk) nor the git
+processes, which run beside the build on another core.
+
+Variants: plain (``[search]``), sitemap-pro (defaults), and with ``--all`` also no-view
+(``html_view: false``) and no-deps (``dependencies: false``). Each is built once natively
+first (bytecode and the dependency cache in place, as in a second build), then once
+under callgrind; two run at a time. Goal: sitemap-pro / plain <= 1.05x.
+
+    python bench/instructions.py          # 2,000 pages, 5,000 commits: ~6 min per pair
+    python bench/instructions.py --quick  # 60 pages, 300 commits: ~1 min
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import _common as C  # noqa: E402
+
+GOAL = 1.05
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def counted_build(config: Path, site: Path, out: Path) -> int:
+    """Instructions of one ``mkdocs build`` under callgrind (after a native warm-up)."""
+    build = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(site)]
+    warm = subprocess.run(build, capture_output=True, text=True)
+    if warm.returncode != 0:
+        raise SystemExit(f"mkdocs build failed ({config.name}):\n{warm.stderr[-3000:]}")
+    shutil.rmtree(site, ignore_errors=True)
+    res = subprocess.run(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *build],
+        capture_output=True, text=True,
+    )
+    found = _COLLECTED.search(res.stderr)
+    if res.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind run failed ({config.name}):\n{res.stderr[-3000:]}")
+    return int(found.group(1))
+
+
+def main() -> int:
+    p = C.base_parser(__doc__.split("\n\n")[0])
+    p.add_argument("--pages", type=int, default=None)
+    p.add_argument("--commits", type=int, default=None)
+    p.add_argument("--all", action="store_true", help="also no-view and no-deps")
+    args = p.parse_args()
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    pages = args.pages or (60 if args.quick else 2_000)
+    commits = args.commits or (300 if args.quick else 5_000)
+
+    C.isolate_git_env()
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    C.print_header("instructions: mkdocs build plain vs + sitemap-pro, counted by callgrind",
+                   {"pages": pages, "commits": commits, "theme": "mkdocs", "seed": args.seed})
+    repo, info = C.synthetic_repo(pages, commits, args.seed, work_dir=args.work_dir)
+    print(f"   repo: {repo.name} (cached: {info['cached']}); {info['commits']} commits, "
+          f"{info['files']} pages", flush=True)
+    docs = repo / "docs"
+    rels = sorted(str(p.relative_to(docs)) for p in docs.rglob("*.md"))
+    variants = [("plain", ["search"]), ("sitemap-pro", ["search", "sitemap-pro"])]
+    if args.all:
+        variants += [("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
+                     ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"])]
+    with C.ScratchDir() as scratch:
+        jobs = {}
+        with ThreadPoolExecutor(2) as pool:  # one build per core
+            for name, plugins in variants:
+                project = scratch / name  # its own folder: its own dependency cache
+                project.mkdir()
+                config = project / "mkdocs.yml"
+                C.write_mkdocs_config(config, "Synthetic bench site", docs, rels[:3], plugins)
+                jobs[name] = pool.submit(counted_build, config, project / "site",
+                                         scratch / f"{name}.callgrind")
+        counts = {name: job.result() for name, job in jobs.items()}
+    for name, count in counts.items():
+        print(f"  {name:<14} {count:>16,} instructions")
+    plain = counts["plain"]
+    lines = []
+    for name in counts:
+        if name == "plain":
+            continue
+        r = counts[name] / plain
+        goal = (f"<= {GOAL}x", r <= GOAL) if name == "sitemap-pro" else (None, None)
+        lines.append(C.ratio_line(f"instructions {name} / plain", r, *goal))
+        lines.append(f"   {name} adds {counts[name] - plain:+,} instructions "
+                     f"({(r - 1) * 100:+.2f} %)")
+    C.print_summary(lines)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
