@@ -14,7 +14,10 @@ from typing import IO
 
 __all__ = ["LOG_FLAGS", "NoGit", "run_git", "stream_git"]
 
-_CHUNK_BYTES = 1 << 20  # bytes read from git at a time
+# Bytes read from git at a time: a pipe holds 64 KiB. A larger request makes every read
+# allocate (and give back to the system) a buffer that large, while git's commits
+# arrive a few hundred bytes at a time: measured, 1 MiB doubled the reader's CPU time.
+_CHUNK_BYTES = 1 << 16
 
 # Settings that would change what git prints, pinned whatever the user's config says.
 CONFIG: tuple[str, ...] = (
