@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["HeadDirectives", "read_head", "robots_forbids_indexing"]
 
@@ -35,8 +35,7 @@ def robots_forbids_indexing(value: str) -> bool:
     return bool(tokens & {"noindex", "none"})
 
 
-@dataclass(frozen=True)
-class HeadDirectives:
+class HeadDirectives(NamedTuple):
     """The indexing directives found in a page's head."""
 
     noindex: bool = False

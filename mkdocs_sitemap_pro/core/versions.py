@@ -10,7 +10,7 @@ versions are listed. This module knows the layout, not git and not MkDocs.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, MAX_LOC_LENGTH, MAX_URLS, SITEMAP_NS
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
@@ -22,8 +22,7 @@ class VersionsError(ValueError):
     """versions.json cannot be read as mike writes it; the message says why."""
 
 
-@dataclass(frozen=True)
-class Version:
+class Version(NamedTuple):
     """One deployed version: its folder name and its aliases."""
 
     name: str

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Union
+from typing import Literal, NamedTuple, Union
 
 __all__ = ["DateKind", "HistoryOptions", "HistoryRule", "Known", "LastChange", "Unknown"]
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(NamedTuple):
     """The commit that last changed a file, and its date in the commit's own zone."""
 
     when: datetime
     commit: str
 
 
-@dataclass(frozen=True)
-class Unknown:
+class Unknown(NamedTuple):
     """Why git cannot date a file.
 
     ``reason`` is one of ``untracked`` (not in HEAD's tree: new, ignored by git, outside

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, LastChange
 
@@ -20,8 +21,7 @@ __all__ = ["HistoryMemo", "MemoKey", "Remembered"]
 _KEEP = 4  # repositories (or HEADs) remembered at once
 
 
-@dataclass(frozen=True)
-class MemoKey:
+class MemoKey(NamedTuple):
     """Everything a file's answer depends on besides the file."""
 
     top: str

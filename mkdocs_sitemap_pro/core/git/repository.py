@@ -13,8 +13,8 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import Unknown
 from mkdocs_sitemap_pro.core.git.process import run_git
@@ -46,8 +46,7 @@ def is_commit_id(text: str) -> bool:
     return bool(COMMIT_ID.fullmatch(text))
 
 
-@dataclass(frozen=True)
-class Repository:
+class Repository(NamedTuple):
     """The repository a folder lies in: its top level, HEAD and shallow boundary."""
 
     top: str

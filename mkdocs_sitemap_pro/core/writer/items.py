@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 from operator import eq, itemgetter
-from typing import Optional, Union, cast
+from typing import NamedTuple, Optional, Union, cast
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import (
@@ -46,8 +46,7 @@ _TIME_TAGS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Dropped:
+class Dropped(NamedTuple):
     """Something left out of the sitemap: the entry's loc (as given) and why."""
 
     loc: str
