@@ -11,8 +11,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core import protocol
 from mkdocs_sitemap_pro.core.html_head import robots_forbids_indexing
@@ -25,8 +24,7 @@ _KNOWN_KEYS = frozenset({"exclude", "lastmod", "changefreq", "priority"})
 _INVALID_PREFIX = re.compile(r"^invalid \w+(?: \w+)? .*?: (?=\S)")
 
 
-@dataclass(frozen=True)
-class PageSettings:
+class PageSettings(NamedTuple):
     """The sitemap settings of one page, every value already checked."""
 
     excluded: bool = False
@@ -34,7 +32,7 @@ class PageSettings:
     lastmod: dt.date | dt.datetime | None = None
     changefreq: str | None = None
     priority: float | None = None
-    problems: tuple[str, ...] = field(default=())
+    problems: tuple[str, ...] = ()
 
 
 def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> PageSettings:

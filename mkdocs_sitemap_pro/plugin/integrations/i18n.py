@@ -17,8 +17,8 @@ sitemap and of every alternate set. Nothing of static-i18n is imported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from dataclasses import replace
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -64,8 +64,7 @@ def hreflang(locale: str) -> str:
     return locale.replace("_", "-")
 
 
-@dataclass(frozen=True)
-class LanguagePage:
+class LanguagePage(NamedTuple):
     """A built page's place among the translations."""
 
     language: str  # the locale this build built
@@ -117,8 +116,7 @@ class LanguageBuilds(Generic[B]):
         return [build for language, build in self._builds.items() if language != last]
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(NamedTuple):
     """One sitemap entry of a language build, and the source page it lists."""
 
     src_uri: str

@@ -13,7 +13,7 @@ mike is imported.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 
@@ -27,8 +27,7 @@ __all__ = ["VERSION_VARIABLE", "VersionBuild", "leave_out_other_versions", "vers
 VERSION_VARIABLE = "MIKE_DOCS_VERSION"
 
 
-@dataclass(frozen=True)
-class VersionBuild:
+class VersionBuild(NamedTuple):
     """The version ``mike deploy`` is building, and where it is published."""
 
     version: str
