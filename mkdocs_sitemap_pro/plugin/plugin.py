@@ -86,6 +86,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
+        # MkDocs drops front matter that YAML rejects without a word, leaving it in the
+        # Markdown: notice it here (one hook per page fewer than a page_markdown one).
+        if self._collector is not None:
+            self._collector.note_markdown(page, page.markdown or "")
         self.reader.page_closes(page)
         return None
 
@@ -96,15 +100,6 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # After Material's blog has chosen the posts a listing page shows.
         self.reader.page_lists(page, context)
         return context
-
-    @event_priority(-100)
-    def on_page_markdown(
-        self, markdown: str, /, *, page: Page, config: MkDocsConfig, files: Files
-    ) -> str | None:
-        # MkDocs drops front matter that YAML rejects without a word; notice it here.
-        if self._collector is not None:
-            self._collector.note_markdown(page, markdown)
-        return None
 
     @event_priority(-100)
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
