@@ -35,6 +35,9 @@ class PageSettings(NamedTuple):
     problems: tuple[str, ...] = ()
 
 
+_PLAIN = PageSettings()  # most pages: no sitemap key (immutable, so shared)
+
+
 def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> PageSettings:
     """Check the ``sitemap`` and ``robots`` keys of ``meta``.
 
@@ -50,7 +53,7 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
 
     raw = meta.get("sitemap")
     if raw is None or raw is True:
-        return PageSettings()
+        return _PLAIN
     if raw is False:
         return PageSettings(excluded=True, excluded_because="front matter sitemap: false")
     if not isinstance(raw, Mapping):

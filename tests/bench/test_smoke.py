@@ -21,7 +21,10 @@ BENCH = REPO / "bench"
 RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
 
 
-@pytest.mark.parametrize("script", ["git_dates.py", "generator.py", "build.py", "dependencies.py", "serve.py"])
+@pytest.mark.parametrize(
+    "script",
+    ["git_dates.py", "generator.py", "build.py", "dependencies.py", "serve.py", "instructions.py"],
+)
 def test_bench_quick(script: str, tmp_path: Path) -> None:
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1")
     res = subprocess.run(
