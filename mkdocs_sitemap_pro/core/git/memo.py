@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, LastChange
+from mkdocs_sitemap_pro.core.git.repository import Repository
 
 __all__ = ["HistoryMemo", "MemoKey", "Remembered"]
 
@@ -28,6 +29,10 @@ class MemoKey:
     head: str
     boundary: frozenset[bytes]
     options: HistoryOptions
+
+    @classmethod
+    def of(cls, repo: Repository, options: HistoryOptions) -> MemoKey:
+        return cls(repo.top, repo.head, repo.boundary, options)
 
 
 @dataclass
