@@ -65,7 +65,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self.config.exclude, self._build_time, redirected_pages(config), kept
         )
         self._files = None
-        self.reader.reset(self.config)
+        self.reader.reset(self.config, keep=self._serving)
         return None
 
     @event_priority(-100)
@@ -143,6 +143,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         # A read left open would wait for paths for ever.
         self.reader.close()
+        # Pages rendered before the failure were written, but never said what they
+        # showed: nothing kept about pages holds for the next build.
+        self.reader.drop_pages()
+        self._kept.clear()
 
     def on_shutdown(self) -> None:
         # The git worker belongs to this instance; it ends with MkDocs.

@@ -12,7 +12,10 @@ Paths are stored relative to the folder of mkdocs.yml, so the cache survives a m
 
 One instance serves every build of a process (``mkdocs serve``): the file is read once
 while it stays as this instance last wrote it, a source is hashed again only when its
-stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten.
+stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten. A page the
+build did not render (``--dirty``: its source is not newer than its HTML) and that shows
+what its entry says keeps its entry as written, without looking at its source; each
+entry's JSON text is kept, so rewriting the file after one page changed joins strings.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,15 +32,25 @@ __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
 _VERSION = 1
 _Stamp = tuple[int, int, int]
-_Made = tuple[str, _Stamp, "Cached"]  # what a page's JSON was made from
 
 
 @dataclass(frozen=True)
 class Cached:
     """One page's observation: the files it showed and, for a listing page, its posts."""
 
-    files: frozenset[str]  # absolute paths
+    files: frozenset[str] = frozenset()  # absolute paths
     posts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Made:
+    """One page's entry as this instance wrote it: what it was made from, and its text."""
+
+    digest: str
+    stamp: _Stamp
+    cached: Cached
+    entry: dict[str, object]
+    text: str  # '"src_uri": {...}', as json.dumps writes it in the file
 
 
 class DependencyCache:
@@ -50,7 +63,7 @@ class DependencyCache:
         self._digests: dict[str, tuple[_Stamp, str]] = {}
         self._written: _Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
-        self._made: dict[str, tuple[_Made, dict[str, object]]] = {}
+        self._made: dict[str, _Made] = {}
         self._load()
 
     def _load(self) -> None:
@@ -93,36 +106,45 @@ class DependencyCache:
         self._decoded[src_uri] = (str(digest), cached)
         return cached
 
-    def save(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
+    def save(
+        self, pages: Mapping[str, tuple[Path, Cached]], unrendered: Collection[str] = ()
+    ) -> str | None:
         """Replace the cache with these pages (src_uri -> (source, observation)).
 
-        Returns why it could not be written, or None. Each page's entry is made once per
-        (digest, stamp, observation); a file that already holds these entries is not
-        written again (the common case: a build that changed nothing).
+        ``unrendered``: pages this build did not render, whose entry stays as this
+        instance wrote it if it says the same (their sources are not looked at). Returns
+        why the file could not be written, or None; a file that already holds these
+        entries is not written again (the common case: a build that changed nothing).
         """
-        out: dict[str, dict[str, object]] = {}
+        out: dict[str, _Made] = {}
         prefix = os.path.join(os.path.abspath(self._project), "")
-        for src_uri, (source, cached) in sorted(pages.items()):
+        for src_uri, (source, cached) in pages.items():
+            made = self._made.get(src_uri)
+            if made is not None and made.cached == cached and src_uri in unrendered:
+                out[src_uri] = made
+                continue
             digest = self._digest(source, src_uri)
             if digest is None:
                 continue
             stamp = self._digests[str(source)][0]
-            made = self._made.get(src_uri)
-            if made is None or made[0] != (digest, stamp, cached):
+            if made is None or (made.digest, made.stamp, made.cached) != (digest, stamp, cached):
                 entry: dict[str, object] = {
                     "files": sorted(_relative(f, prefix) for f in cached.files),
                     "posts": list(cached.posts),
                     "source": digest,
                     "stamp": list(stamp),
                 }
-                made = self._made[src_uri] = ((digest, stamp, cached), entry)
+                text = f"{json.dumps(src_uri)}: {json.dumps(entry)}"
+                made = self._made[src_uri] = _Made(digest, stamp, cached, entry, text)
                 self._decoded[src_uri] = (digest, cached)
-            out[src_uri] = made[1]
-        unchanged = out == self._pages and self._written is not None
-        self._pages = out  # what the file holds from now on
+            out[src_uri] = made
+        entries = {src_uri: made.entry for src_uri, made in out.items()}
+        unchanged = entries == self._pages and self._written is not None
+        self._pages = entries  # what the file holds from now on
         if unchanged and _stamp(self.path) == self._written:
             return None
-        text = json.dumps({"pages": out, "version": _VERSION})
+        body = ", ".join(out[src_uri].text for src_uri in sorted(out))
+        text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

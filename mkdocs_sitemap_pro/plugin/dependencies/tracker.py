@@ -1,8 +1,8 @@
 """Per page of one build, the files it showed besides its source, and the posts it lists.
 
 Puts together the observation of reads (``observer``), mkdocstrings' rendered
-objects, Material's blog listings and the cache for pages ``--dirty`` did not render.
-Every file a page showed is handed to ``ask`` (the history read under way) in batches
+objects, Material's blog listings and, for pages ``--dirty`` did not render, what they
+showed in the last build of this process (``carried``) or else the cache. Every file a page showed is handed to ``ask`` (the history read under way) in batches
 while pages render (one hand-over per ``BATCH`` new files, not per page: each wakes the
 git thread), so git answers it in the same walk.
 """
@@ -10,7 +10,6 @@ git thread), so git answers it in the same walk.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +29,12 @@ __all__ = ["PageDependencies", "Tracker", "project_of"]
 BATCH = 500  # new files handed to the git read at a time
 _NONE: frozenset[str] = frozenset()
 
-
-@dataclass(frozen=True)
-class PageDependencies:
-    """What one page showed besides its source."""
-
-    files: frozenset[str] = frozenset()  # absolute paths, exclusions applied
-    posts: tuple[str, ...] = ()  # src_uris of the posts a listing page shows
+#: What one page showed besides its source: ``files`` (absolute paths, exclusions
+#: applied) and ``posts`` (src_uris of the posts a listing page shows). One type with
+#: the cache's entries, so an observation is kept and compared as it is.
+PageDependencies = Cached
+#: A page as carried observations know it: (src_uri, abs_src_path, abs_dest_path).
+PageKey = tuple[str, str, str]
 
 
 def project_of(config: MkDocsConfig) -> Path:
@@ -52,6 +50,7 @@ class Tracker:
         config: MkDocsConfig,
         ask: Callable[[Iterable[Path]], None],
         cache: DependencyCache | None = None,
+        carried: dict[PageKey, PageDependencies] | None = None,
     ) -> None:
         self._config = config
         self._ask = ask
@@ -66,6 +65,9 @@ class Tracker:
         self._files: dict[str, frozenset[str]] = {}
         self._posts: dict[str, tuple[str, ...]] = {}
         self._cached: dict[str, Cached] = {}
+        # Under `mkdocs serve`: what pages showed in earlier builds (their files known to
+        # git then), brought up to date by ``finish`` for the next build.
+        self._carried = carried
         self.missing: list[str] = []  # pages neither rendered nor in the cache
         self._asked: set[str] = set()
         self._batch: list[Path] = []
@@ -103,11 +105,22 @@ class Tracker:
             self._posts[page.file.src_uri] = tuple(posts)
 
     def recall(self, files: Files) -> None:
-        """Before templates render: the last observation of pages not rendered (``--dirty``)."""
+        """Before templates render: the last observation of pages not rendered (``--dirty``).
+
+        A page MkDocs did not render has a source no newer than its HTML, so what it
+        showed in the last build of this process still holds; the git read already
+        answered its files then. Other pages are looked up in the cache.
+        """
+        carried = self._carried
         for file in files.documentation_pages():
-            if file.src_uri in self._files or file.generated_by or not file.abs_src_path:
+            src_uri, path = file.src_uri, file.abs_src_path
+            if src_uri in self._files or file.generated_by or not path:
                 continue
-            cached = self._cache.get(file.src_uri, path_of(file.abs_src_path))
+            shown = carried.get((src_uri, path, file.abs_dest_path)) if carried else None
+            if shown is not None:
+                self._cached[src_uri] = shown
+                continue
+            cached = self._cache.get(file.src_uri, path_of(path))
             if cached is None:
                 self.missing.append(file.src_uri)
                 continue
@@ -120,19 +133,21 @@ class Tracker:
         self.observer.stop()
         pages: dict[str, PageDependencies] = {}
         keep: dict[str, tuple[Path, Cached]] = {}
+        rendered, listings = self._files, self._posts
         for file in files.documentation_pages():
             src_uri = file.src_uri
-            cached = self._cached.get(src_uri)
-            if src_uri in self._files:
-                entry = PageDependencies(self._files[src_uri], self._posts.get(src_uri, ()))
-            elif cached is not None:
-                posts = self._posts.get(src_uri, cached.posts)
-                entry = PageDependencies(cached.files, posts)
-            elif src_uri in self._posts:
-                entry = PageDependencies(posts=self._posts[src_uri])
+            if src_uri in rendered:
+                entry = PageDependencies(rendered[src_uri], listings.get(src_uri, ()))
+            elif (cached := self._cached.get(src_uri)) is not None:
+                posts = listings.get(src_uri, cached.posts)
+                entry = cached if posts == cached.posts else PageDependencies(cached.files, posts)
+            elif src_uri in listings:
+                entry = PageDependencies(posts=listings[src_uri])
             else:
                 continue
             pages[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
-                keep[src_uri] = (path_of(file.abs_src_path), Cached(entry.files, entry.posts))
-        return pages, self._cache.save(keep)
+                keep[src_uri] = (path_of(file.abs_src_path), entry)
+                if self._carried is not None:
+                    self._carried[(src_uri, file.abs_src_path, file.abs_dest_path)] = entry
+        return pages, self._cache.save(keep, self._cached.keys())
