@@ -16,6 +16,7 @@ moved, in which case ``finish`` asks for everything before closing the read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,9 @@ from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import (
-    PageDependencies,
-    PageKey,
-    Tracker,
-    project_of,
-)
+from mkdocs_sitemap_pro.plugin.dependencies.carried import Carried
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies, Tracker, project_of
+from mkdocs_sitemap_pro.plugin.pages import Identity
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.paths import path_of
 
@@ -55,8 +53,10 @@ class BuildReader:
         self._cache: DependencyCache | None = None  # what pages showed, ditto
         self._keep = False  # keep what this build learns for the next (`mkdocs serve`)
         self._known: GitHistory | None = None  # the last build's answers, under their key
-        self._carried: dict[PageKey, PageDependencies] = {}  # what pages showed (the tracker's)
+        self._carried = Carried()  # what pages showed then (kept up to date by the tracker)
         self._converted: list[File] = []  # pages converted in this build
+        self._ids: list[Identity] | None = None  # this build's pages, when kept for the next
+        self._last_ids: list[Identity] | None = None  # the last build's, whose answers are known
 
     @property
     def tracking(self) -> bool:
@@ -72,10 +72,11 @@ class BuildReader:
         self._history = None
         self._tracker = None
         self._converted = []
+        self._ids = None
         self._keep = keep
         if not keep:
             self.drop_pages()
-            self._known = None
+            self._known = self._last_ids = None
 
     def start_live(self, config: MkDocsConfig, files: Files) -> None:
         """Start the read that the files pages show will join (``dependencies: true``).
@@ -88,10 +89,11 @@ class BuildReader:
         carried = self._carried if self._keep else None
         self._tracker = Tracker(config, self._live.add, self._dependency_cache(config), carried)
 
-    def start(self, config: MkDocsConfig, files: Files) -> None:
-        """Start the read for the source pages (``dependencies: false``), once all are known."""
+    def start(self, config: MkDocsConfig, files: Files, ids: list[Identity] | None = None) -> None:
+        """Start the read for the source pages (``dependencies: false``), once all are
+        known (``ids``: their identities, under ``mkdocs serve``)."""
         self._asked = set()
-        self._start(config, self._sources(files))
+        self._start(config, self._sources(files, same=self._same_pages(ids)))
 
     def _start(self, config: MkDocsConfig, sources: list[Path]) -> None:
         self._live = HistoryRead(
@@ -104,11 +106,18 @@ class BuildReader:
         )
         self._history = self._submit(self._live.run)
 
-    def all_pages_known(self, files: Files) -> None:
-        """Pages other plugins added after ``on_files``, and what unrendered pages showed."""
+    def all_pages_known(self, files: Files, ids: list[Identity] | None = None) -> None:
+        """Pages other plugins added after ``on_files``, and what unrendered pages showed
+        (``ids``: the pages' identities, under ``mkdocs serve``)."""
         if self._live is not None and self._tracker is not None:
-            self._live.add(self._sources(files))
-            self._tracker.recall(files)
+            same = self._same_pages(ids)
+            self._live.add(self._sources(files, same=same))
+            self._tracker.recall(files, same and ids == self._carried.ids)
+
+    def _same_pages(self, ids: list[Identity] | None) -> bool:
+        """Whether this build has the pages of the last one (whose answers are known)."""
+        self._ids = ids if self._keep else None
+        return ids is not None and self._known is not None and ids == self._last_ids
 
     def page_opens(self) -> None:
         if self._tracker is not None:
@@ -148,7 +157,10 @@ class BuildReader:
         if history is not None and known is not None and same:
             history = known.updated(history)
         if self._keep:
-            self._known = history
+            self._known, self._last_ids = history, self._ids
+            self._carried.ids = self._ids if dependencies is not None else None
+            if dependencies is None:  # pages rendered unobserved: nothing carried holds
+                self.drop_pages()
         return history, dependencies
 
     def drop_pages(self) -> None:
@@ -167,7 +179,7 @@ class BuildReader:
         """Drop what is kept across builds (the next build reads history afresh)."""
         self.memo.clear()
         self._cache = None
-        self._known = None
+        self._known = self._last_ids = None
         self.drop_pages()
 
     def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
@@ -192,15 +204,21 @@ class BuildReader:
             self._worker = ThreadPoolExecutor(1, thread_name_prefix="sitemap-pro-git")
         return self._worker.submit(fn, *args, **kwargs)
 
-    def _sources(self, files: Files, every: bool = False) -> list[Path]:
+    def _sources(self, files: Files, every: bool = False, same: bool = False) -> list[Path]:
         """The source files of the pages not asked of git yet. With the last build's
         answers under the same key, a page not converted in this build is not asked
-        again (``every``: it is, the key having moved)."""
+        again (``every``: it is, the key having moved); ``same``: the pages are the last
+        build's, so only those converted are asked."""
         asked = self._asked
         known = None if every else self._known
+        if same and known is not None:
+            pages: Sequence[File] = self._converted
+            known = None
+        else:
+            pages = files.documentation_pages()
         converted = {f.src_uri for f in self._converted} if known is not None else ()
         new = []
-        for f in files.documentation_pages():
+        for f in pages:
             path = f.abs_src_path
             if not path or path in asked or f.generated_by:
                 continue

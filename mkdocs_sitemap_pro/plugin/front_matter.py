@@ -35,6 +35,9 @@ class PageSettings:
     changefreq: str | None = None
     priority: float | None = None
     problems: tuple[str, ...] = field(default=())
+    # A lastmod was given and refused: it may be accepted later (one more than a day
+    # after the build time is no longer so), so the page may read differently then.
+    lastmod_refused: bool = False
 
 
 def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> PageSettings:
@@ -83,7 +86,8 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
     changefreq = _checked(raw, "changefreq", protocol.check_changefreq, problems)
     priority = _checked(raw, "priority", protocol.check_priority, problems)
     return PageSettings(
-        lastmod=lastmod, changefreq=changefreq, priority=priority, problems=tuple(problems)
+        lastmod=lastmod, changefreq=changefreq, priority=priority, problems=tuple(problems),
+        lastmod_refused=lastmod is None and raw.get("lastmod") is not None,
     )
 
 

@@ -63,7 +63,9 @@ class DependencyCache:
         self._digests: dict[str, tuple[_Stamp, str]] = {}
         self._written: _Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
-        self._made: dict[str, _Made] = {}
+        self._made: dict[str, _Made] = {}  # src_uri -> its entry as last made here
+        self._out: dict[str, _Made] | None = None  # the entries of the last save
+        self._order: list[str] = []  # their src_uris, sorted
         self._load()
 
     def _load(self) -> None:
@@ -106,6 +108,11 @@ class DependencyCache:
         self._decoded[src_uri] = (str(digest), cached)
         return cached
 
+    @property
+    def saved(self) -> bool:
+        """Whether this instance has saved (so ``save_changed`` can start from that)."""
+        return self._out is not None
+
     def save(
         self, pages: Mapping[str, tuple[Path, Cached]], unrendered: Collection[str] = ()
     ) -> str | None:
@@ -117,33 +124,61 @@ class DependencyCache:
         entries is not written again (the common case: a build that changed nothing).
         """
         out: dict[str, _Made] = {}
-        prefix = os.path.join(os.path.abspath(self._project), "")
         for src_uri, (source, cached) in pages.items():
             made = self._made.get(src_uri)
-            if made is not None and made.cached == cached and src_uri in unrendered:
+            if made is None or made.cached != cached or src_uri not in unrendered:
+                made = self._make(src_uri, source, cached)
+            if made is not None:
                 out[src_uri] = made
-                continue
-            digest = self._digest(source, src_uri)
-            if digest is None:
-                continue
-            stamp = self._digests[str(source)][0]
-            if made is None or (made.digest, made.stamp, made.cached) != (digest, stamp, cached):
-                entry: dict[str, object] = {
-                    "files": sorted(_relative(f, prefix) for f in cached.files),
-                    "posts": list(cached.posts),
-                    "source": digest,
-                    "stamp": list(stamp),
-                }
-                text = f"{json.dumps(src_uri)}: {json.dumps(entry)}"
-                made = self._made[src_uri] = _Made(digest, stamp, cached, entry, text)
-                self._decoded[src_uri] = (digest, cached)
-            out[src_uri] = made
         entries = {src_uri: made.entry for src_uri, made in out.items()}
-        unchanged = entries == self._pages and self._written is not None
-        self._pages = entries  # what the file holds from now on
-        if unchanged and _stamp(self.path) == self._written:
+        return self._write(out, sorted(out), entries != self._pages)
+
+    def save_changed(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
+        """``save`` for a build with the pages of the last one saved, of which only
+        ``pages`` (those it rendered) may say something new."""
+        assert self._out is not None, "save_changed follows a save"
+        out, order, changed = dict(self._out), self._order, False
+        for src_uri, (source, cached) in pages.items():
+            made = self._make(src_uri, source, cached)
+            if made is None:
+                changed = out.pop(src_uri, None) is not None or changed
+            elif out.get(src_uri) is not made:
+                changed = True
+                order = order if src_uri in out else sorted([*out, src_uri])
+                out[src_uri] = made
+        if len(order) != len(out):
+            order = sorted(out)
+        return self._write(out, order, changed)
+
+    def _make(self, src_uri: str, source: Path, cached: Cached) -> _Made | None:
+        """A page's entry for its source as it is now (None: the source cannot be read)."""
+        digest = self._digest(source, src_uri)
+        if digest is None:
             return None
-        body = ", ".join(out[src_uri].text for src_uri in sorted(out))
+        stamp = self._digests[str(source)][0]
+        made = self._made.get(src_uri)
+        if made is not None and (made.digest, made.stamp, made.cached) == (digest, stamp, cached):
+            return made
+        prefix = os.path.join(os.path.abspath(self._project), "")
+        entry: dict[str, object] = {
+            "files": sorted(_relative(f, prefix) for f in cached.files),
+            "posts": list(cached.posts),
+            "source": digest,
+            "stamp": list(stamp),
+        }
+        text = f"{json.dumps(src_uri)}: {json.dumps(entry)}"
+        made = self._made[src_uri] = _Made(digest, stamp, cached, entry, text)
+        self._decoded[src_uri] = (digest, cached)
+        return made
+
+    def _write(self, out: dict[str, _Made], order: list[str], changed: bool) -> str | None:
+        """Write ``out`` (in ``order``) unless the file already holds it."""
+        self._out, self._order = out, order
+        if changed or self._written is None:
+            self._pages = {src_uri: made.entry for src_uri, made in out.items()}
+        elif _stamp(self.path) == self._written:
+            return None
+        body = ", ".join(out[src_uri].text for src_uri in order)
         text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
