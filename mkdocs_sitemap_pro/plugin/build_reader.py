@@ -192,8 +192,12 @@ class BuildReader:
         return self._cache
 
     def shutdown(self) -> None:
-        """End the worker thread with MkDocs, and forget what it read."""
+        """End the worker thread with MkDocs, and forget what it read (writing the
+        dependency cache first, if a rebuild left it behind)."""
         self.close()
+        trouble = self._cache.flush() if self._cache is not None else None
+        if trouble:
+            log.debug(f"the dependency cache could not be written: {trouble}")
         self.forget()
         if self._worker is not None:
             self._worker.shutdown(wait=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
@@ -59,12 +59,14 @@ class Seen:
 Identity = tuple[object, ...]
 
 
-def identities(pages: Sequence[File]) -> list[Identity]:
-    """Each documentation page's identity: source, HTML and URL paths, generator, inclusion."""
+def identities(files: Iterable[File]) -> list[Identity]:
+    """Each page's identity: source, HTML and URL paths, generator, inclusion. (Pages are
+    the files MkDocs made a page of: cheaper to find than ``documentation_pages()``.)"""
     return [
         (f.src_uri, f.abs_src_path, f.abs_dest_path, f.url, f.generated_by, f.inclusion,
-         None if f.page is None else f.page.canonical_url)
-        for f in pages
+         page.canonical_url)
+        for f in files
+        if (page := f.page) is not None
     ]
 
 

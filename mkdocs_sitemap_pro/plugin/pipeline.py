@@ -192,7 +192,7 @@ def _part_key(
     return PartKey(
         options=dict(options),
         context=(build.collector.redirected, versioned),
-        pages=pages if pages is not None else identities(build.files.documentation_pages()),
+        pages=pages if pages is not None else identities(build.files),
         history=build.history.key if build.history is not None else None,
         missing=tuple(deps.missing) if deps is not None else (),
     )

@@ -37,6 +37,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._collector: PageCollector | None = None
         self._files: Files | None = None
         self._ids: list[Identity] | None = None
+        self._last_ids: list[Identity] | None = None  # the last build's, under serve
         self._build_time = get_build_datetime()
         self._serving = False
         self._reader: BuildReader | None = None
@@ -117,7 +118,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # and under serve what identifies each page, to tell whether the last build's
         # work holds for this one.
         self._files = files
-        self._ids = identities(files.documentation_pages()) if self._serving else None
+        self._ids = self._identities(files) if self._serving else None
         # Read git history beside MkDocs' rendering: the build waits for git only if
         # git is slower than the rendering.
         if self.reader.tracking:
@@ -191,6 +192,15 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             kept_parts=self._parts if self._serving else None,
             pages=self._ids,
         )
+
+    def _identities(self, files: Files) -> list[Identity]:
+        """The pages' identities; the last build's own list when they are the same, so
+        that every later comparison with it is by identity (one comparison per build)."""
+        ids = identities(files)
+        if ids == self._last_ids:
+            ids = self._last_ids
+        self._last_ids = ids
+        return ids
 
     def _keep_language_build(self, config: MkDocsConfig) -> None:
         """Keep the language static-i18n has just built, before its next one starts."""

@@ -42,15 +42,15 @@ class Cached:
     posts: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Made:
-    """One page's entry as this instance wrote it: what it was made from, and its text."""
+    """One page's entry as this instance wrote it, and what it was made from."""
 
     digest: str
     stamp: _Stamp
     cached: Cached
     entry: dict[str, object]
-    text: str  # '"src_uri": {...}', as json.dumps writes it in the file
+    text: str = ""  # '"src_uri": {...}' as json.dumps writes it; made when first joined
 
 
 class DependencyCache:
@@ -59,6 +59,7 @@ class DependencyCache:
     def __init__(self, project: Path) -> None:
         self._project = project
         self.path = project / CACHE_FILE
+        self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._pages: dict[str, dict[str, object]] = {}
         self._digests: dict[str, tuple[_Stamp, str]] = {}
         self._written: _Stamp | None = None  # the file's stamp as last read or written here
@@ -66,6 +67,7 @@ class DependencyCache:
         self._made: dict[str, _Made] = {}  # src_uri -> its entry as last made here
         self._out: dict[str, _Made] | None = None  # the entries of the last save
         self._order: list[str] = []  # their src_uris, sorted
+        self._behind = False  # the last save left the file behind (see ``save_changed``)
         self._load()
 
     def _load(self) -> None:
@@ -131,24 +133,42 @@ class DependencyCache:
             if made is not None:
                 out[src_uri] = made
         entries = {src_uri: made.entry for src_uri, made in out.items()}
-        return self._write(out, sorted(out), entries != self._pages)
+        return self._write(out, sorted(out), entries != self._pages, joined=False)
 
     def save_changed(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
         """``save`` for a build with the pages of the last one saved, of which only
-        ``pages`` (those it rendered) may say something new."""
+        ``pages`` (those it rendered) may say something new.
+
+        When no page shows anything new and only sources changed (a save that changed
+        no include), the file is written later (``flush``, at the end of ``mkdocs
+        serve``, or with the next change): an entry for an older source is never used
+        for the new one (its digest differs), so until then the file is only behind.
+        """
         assert self._out is not None, "save_changed follows a save"
-        out, order, changed = dict(self._out), self._order, False
+        out, order, changed, shows = dict(self._out), self._order, False, False
         for src_uri, (source, cached) in pages.items():
-            made = self._make(src_uri, source, cached)
+            made, was = self._make(src_uri, source, cached), out.get(src_uri)
             if made is None:
-                changed = out.pop(src_uri, None) is not None or changed
-            elif out.get(src_uri) is not made:
-                changed = True
-                order = order if src_uri in out else sorted([*out, src_uri])
+                if was is not None:
+                    changed = shows = True
+                    del out[src_uri]
+            elif was is not made:
+                changed, shows = True, shows or was is None or was.cached != cached
+                if was is None:
+                    order = sorted([*out, src_uri])
                 out[src_uri] = made
         if len(order) != len(out):
             order = sorted(out)
-        return self._write(out, order, changed)
+        if changed and not shows:
+            self._out, self._order, self._behind = out, order, True
+            return None
+        return self._write(out, order, changed or self._behind, joined=True)
+
+    def flush(self) -> str | None:
+        """Write what ``save_changed`` left for later, if anything."""
+        if not self._behind or self._out is None:
+            return None
+        return self._write(self._out, self._order, True, joined=True)
 
     def _make(self, src_uri: str, source: Path, cached: Cached) -> _Made | None:
         """A page's entry for its source as it is now (None: the source cannot be read)."""
@@ -159,27 +179,35 @@ class DependencyCache:
         made = self._made.get(src_uri)
         if made is not None and (made.digest, made.stamp, made.cached) == (digest, stamp, cached):
             return made
-        prefix = os.path.join(os.path.abspath(self._project), "")
         entry: dict[str, object] = {
-            "files": sorted(_relative(f, prefix) for f in cached.files),
+            "files": sorted(_relative(f, self._prefix) for f in cached.files),
             "posts": list(cached.posts),
             "source": digest,
             "stamp": list(stamp),
         }
-        text = f"{json.dumps(src_uri)}: {json.dumps(entry)}"
-        made = self._made[src_uri] = _Made(digest, stamp, cached, entry, text)
+        made = self._made[src_uri] = _Made(digest, stamp, cached, entry)
         self._decoded[src_uri] = (digest, cached)
         return made
 
-    def _write(self, out: dict[str, _Made], order: list[str], changed: bool) -> str | None:
-        """Write ``out`` (in ``order``) unless the file already holds it."""
-        self._out, self._order = out, order
+    def _write(
+        self, out: dict[str, _Made], order: list[str], changed: bool, *, joined: bool
+    ) -> str | None:
+        """Write ``out`` (in ``order``) unless the file already holds it. ``joined``: from
+        each entry's text (one json.dumps each, once; a rebuild that changed one page
+        joins strings), else with one json.dumps (a first build)."""
+        self._out, self._order, self._behind = out, order, False
         if changed or self._written is None:
             self._pages = {src_uri: made.entry for src_uri, made in out.items()}
         elif _stamp(self.path) == self._written:
             return None
-        body = ", ".join(out[src_uri].text for src_uri in order)
-        text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
+        if joined:
+            for src_uri, made in out.items():
+                if not made.text:
+                    made.text = f"{json.dumps(src_uri)}: {json.dumps(made.entry)}"
+            body = ", ".join(out[src_uri].text for src_uri in order)
+            text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
+        else:
+            text = json.dumps({"pages": {k: out[k].entry for k in order}, "version": _VERSION})
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
