@@ -55,6 +55,7 @@ class BuildReader:
         self._known: GitHistory | None = None  # the last build's answers, under their key
         self._carried = Carried()  # what pages showed then (kept up to date by the tracker)
         self._converted: list[File] = []  # pages converted in this build
+        self._asked_every = False  # the key moved: every source was asked in this build
         self._ids: list[Identity] | None = None  # this build's pages, when kept for the next
         self._last_ids: list[Identity] | None = None  # the last build's, whose answers are known
 
@@ -73,6 +74,7 @@ class BuildReader:
         self._tracker = None
         self._converted = []
         self._ids = None
+        self._asked_every = False
         self._keep = keep
         if not keep:
             self.drop_pages()
@@ -111,8 +113,17 @@ class BuildReader:
         (``ids``: the pages' identities, under ``mkdocs serve``)."""
         if self._live is not None and self._tracker is not None:
             same = self._same_pages(ids)
-            self._live.add(self._sources(files, same=same))
-            self._tracker.recall(files, same and ids == self._carried.ids)
+            # HEAD moved: ask for everything while pages render. (The read found its key
+            # at on_files, so this seldom waits: a ``git rev-parse`` against MkDocs'
+            # reading of every page.)
+            moved = self._asked_every = self._known is not None and self._moved()
+            self._live.add(self._sources(files, every=moved, same=same and not moved))
+            self._tracker.recall(files, same and not moved and ids == self._carried.ids, moved)
+
+    def _moved(self) -> bool:
+        """Whether the read's key is not the last build's (HEAD moved, say)."""
+        assert self._live is not None and self._known is not None
+        return self._live.key() != self._known.key
 
     def _same_pages(self, ids: list[Identity] | None) -> bool:
         """Whether this build has the pages of the last one (whose answers are known)."""
@@ -146,8 +157,9 @@ class BuildReader:
             self._tracker = None
         known, same = self._known, False
         if self._live is not None:
-            same = known is not None and self._live.key() == known.key
-            if known is not None and not same:  # HEAD moved: what was carried is asked
+            same = known is not None and not self._moved()
+            if known is not None and not same and not self._asked_every:
+                # HEAD moved: what was carried is asked now
                 self._live.add(self._sources(files, every=True))
                 self._live.add(path_of(f) for entry in pages.values() for f in entry.files)
             self._live.close()

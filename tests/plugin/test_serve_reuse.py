@@ -289,3 +289,14 @@ def test_a_build_time_fallback_follows_the_build_time(site: Site) -> None:
         assert twins.rebuild()["untracked/"]["lastmod"] == "2030-01-01T00:00:00+00:00"
         env["SOURCE_DATE_EPOCH"] = str(EPOCH + 3 * 86400)
         assert twins.rebuild()["untracked/"]["lastmod"] == "2030-01-04T00:00:00+00:00"
+
+
+def test_without_dependencies_a_commit_dates_pages_not_rendered_again(site: Site) -> None:
+    _site(site)
+    site.set_options(dependencies=False)
+    with Twins(site) as twins:
+        assert twins.rebuild()["p2/"]["lastmod"] == utc(day(1))
+        site.page("p2.md", '# P2, saved\n\n--8<-- "parts/p2.md"\n')
+        twins.rebuild()
+        site.commit("p2", day(12))  # the file is as it was saved: not rendered again
+        assert twins.rebuild()["p2/"]["lastmod"] == utc(day(12))

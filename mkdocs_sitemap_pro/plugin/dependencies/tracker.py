@@ -106,13 +106,14 @@ class Tracker:
         if posts is not None:
             self._posts[page.file.src_uri] = tuple(posts)
 
-    def recall(self, files: Files, same: bool = False) -> None:
+    def recall(self, files: Files, same: bool = False, ask: bool = False) -> None:
         """Before templates render: the last observation of pages not rendered (``--dirty``).
 
         A page MkDocs did not render has a source no newer than its HTML, so what it
         showed in the last build of this process still holds; the git read already
-        answered its files then. Other pages are looked up in the cache. ``same``: the
-        pages are those of the last build, whose result is then taken as a whole.
+        answered its files then (``ask``: they are asked again, HEAD having moved).
+        Other pages are looked up in the cache. ``same``: the pages are those of the
+        last build, whose result is then taken as a whole.
         """
         carried = self._carried
         self._same = same and carried is not None and carried.ids is not None and self._cache.saved
@@ -123,6 +124,8 @@ class Tracker:
             shown = carried.by_page.get((src_uri, path, file.abs_dest_path)) if carried else None
             if shown is not None:
                 self._cached[src_uri] = shown
+                if ask:
+                    self._want(shown.files)
                 continue
             cached = self._cache.get(src_uri, path_of(path))
             if cached is None:
