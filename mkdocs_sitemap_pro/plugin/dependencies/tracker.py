@@ -2,9 +2,10 @@
 
 Puts together the observation of reads (``observer``), mkdocstrings' rendered
 objects, Material's blog listings and, for pages ``--dirty`` did not render, what they
-showed in the last build of this process (``carried``) or else the cache. Every file a page showed is handed to ``ask`` (the history read under way) in batches
-while pages render (one hand-over per ``BATCH`` new files, not per page: each wakes the
-git thread), so git answers it in the same walk.
+showed in the last build of this process (``carried``) or else the cache. Every file a
+page showed is handed to ``ask`` (the history read under way) in batches while pages
+render (one hand-over per ``BATCH`` new files, not per page: each wakes the git thread),
+so git answers it in the same walk.
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ class Tracker:
             pages[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
                 keep[src_uri] = (path_of(file.abs_src_path), entry)
-                self._carry(file, entry)
+                if self._carried is not None:  # (a one-off build carries nothing)
+                    self._carry(file, entry)
         if self._carried is not None:
             self._carried.pages, self._carried.missing = pages, tuple(self.missing)
         return pages, self._cache.save(keep, self._cached.keys())
@@ -169,7 +171,8 @@ class Tracker:
         pages = dict(carried.pages)
         changed: dict[str, tuple[Path, Cached]] = {}
         for src_uri, file in self._rendered.items():
-            entry = pages[src_uri] = PageDependencies(self._files[src_uri], listings.get(src_uri, ()))
+            entry = PageDependencies(self._files[src_uri], listings.get(src_uri, ()))
+            pages[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
                 changed[src_uri] = (path_of(file.abs_src_path), entry)
                 self._carry(file, entry)
