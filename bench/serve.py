@@ -15,7 +15,9 @@ for every rebuild, the same plugin instance throughout), driven over a pipe:
 Before each timed rebuild one page is saved (a line appended; not committed), so each
 rebuild renders one page, as after a save in an editor. Goal: warm <= 1.05x no-plugin
 (wall time of the rebuild: loading the config and building). A ``git`` wrapper first on
-PATH counts the git processes of every rebuild (all contenders run under it alike).
+PATH counts the git processes of every rebuild (all contenders run under it alike). The
+CPU time of each rebuild (the driver's, all threads, and that of the processes it ran,
+from ``getrusage``) is printed too: other work on a shared machine disturbs it less.
 
     python bench/serve.py            # 1,000 pages, 20,000 commits, 7 rounds
     python bench/serve.py --quick    # 60 pages, 300 commits, 2 rounds
@@ -42,9 +44,15 @@ VARIANTS = {"no-plugin": ["search"], "warm": ["search", "sitemap-pro"],
 def driver(config_file: str, site_dir: str, cold: bool) -> int:
     """One serve session: the first build, then a rebuild per ``rebuild`` line on stdin."""
     import logging
+    import resource
 
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+
+    def cpu() -> float:  # this process (every thread) and the children it waited for
+        own, children = (resource.getrusage(who) for who in
+                         (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
     logging.getLogger("mkdocs").setLevel(logging.ERROR)  # not the --dirty advice
 
@@ -60,12 +68,13 @@ def driver(config_file: str, site_dir: str, cold: bool) -> int:
     for line in sys.stdin:
         if line.strip() != "rebuild":
             break
+        start = cpu()
         config = get_config()
         plugin = config.plugins.get("sitemap-pro")
         if cold and plugin is not None:
             plugin.forget()  # what the plugin keeps across builds
         build(config, serve_url=SERVE_URL, dirty=True)
-        print("built", flush=True)
+        print(f"built {cpu() - start:.6f}", flush=True)
     get_config().plugins.on_shutdown()
     return 0
 
@@ -86,13 +95,14 @@ class Session:
                                          stderr=errors, text=True, env=env)
         self._expect("ready")
         self.git_calls: list[list[str]] = []
+        self.cpu: list[float] = []  # CPU seconds of each rebuild
 
     def rebuild(self) -> None:
         before = self._calls()
         assert self.proc.stdin is not None
         self.proc.stdin.write("rebuild\n")
         self.proc.stdin.flush()
-        self._expect("built")
+        self.cpu.append(float(self._expect("built")))
         self.git_calls.append(self._calls()[len(before):])
 
     def close(self) -> None:
@@ -103,13 +113,16 @@ class Session:
     def _calls(self) -> list[str]:
         return self.log.read_text().splitlines() if self.log.exists() else []
 
-    def _expect(self, word: str) -> None:
+    def _expect(self, word: str) -> str:
+        """The rest of the driver's next line, which must start with ``word``."""
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().strip()
-        if line != word:
+        said, _, rest = line.partition(" ")
+        if said != word:
             self.proc.kill()
             raise SystemExit(f"{self.name}: the serve session failed (said {line!r}):\n"
                              + self.errors.read_text()[-3000:])
+        return rest
 
 
 def git_wrapper(folder: Path) -> Path:
@@ -178,8 +191,11 @@ def main() -> int:
                 session.close()
 
     m = {k: C.median(v) for k, v in times.items()}
+    cpu = {name: session.cpu[1:] for name, session in sessions.items()}  # less the warm-up
     for name in VARIANTS:
         print(C.fmt_times(f"rebuild, {name}", times[name]))
+    for name in VARIANTS:
+        print(C.fmt_times(f"rebuild CPU, {name}", cpu[name]))
     for name, session in sessions.items():
         counts = [len(c) for c in session.git_calls[1:]]  # the warm-up rebuild is dropped
         print(f"   git processes per rebuild, {name}: {counts} "
@@ -188,6 +204,9 @@ def main() -> int:
     lines = [
         C.ratio_line("warm / no-plugin", r, f"<= {GOAL}x", r <= GOAL,
                      C.paired_ratio(times["warm"], times["no-plugin"])),
+        C.ratio_line("CPU time, warm / no-plugin",
+                     C.median(cpu["warm"]) / C.median(cpu["no-plugin"]),
+                     paired=C.paired_ratio(cpu["warm"], cpu["no-plugin"])),
         C.ratio_line("cold / no-plugin", m["cold"] / m["no-plugin"],
                      paired=C.paired_ratio(times["cold"], times["no-plugin"])),
         C.ratio_line("cold / warm", m["cold"] / m["warm"],

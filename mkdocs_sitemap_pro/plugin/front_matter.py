@@ -33,6 +33,9 @@ class PageSettings(NamedTuple):
     changefreq: str | None = None
     priority: float | None = None
     problems: tuple[str, ...] = ()
+    # A lastmod was given and refused: it may be accepted later (one more than a day
+    # after the build time is no longer so), so the page may read differently then.
+    lastmod_refused: bool = False
 
 
 _PLAIN = PageSettings()  # most pages: no sitemap key (immutable, so shared)
@@ -84,7 +87,8 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
     changefreq = _checked(raw, "changefreq", protocol.check_changefreq, problems)
     priority = _checked(raw, "priority", protocol.check_priority, problems)
     return PageSettings(
-        lastmod=lastmod, changefreq=changefreq, priority=priority, problems=tuple(problems)
+        lastmod=lastmod, changefreq=changefreq, priority=priority, problems=tuple(problems),
+        lastmod_refused=lastmod is None and raw.get("lastmod") is not None,
     )
 
 

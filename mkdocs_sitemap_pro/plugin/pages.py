@@ -7,14 +7,19 @@ sitemap lists the whole site whichever way it was built. The sitemap describes t
 as they are at the end of the build: a page whose HTML another plugin replaced after it
 was rendered (mkdocs-redirects writes redirect stubs in its own ``on_post_build``) is
 judged by what is on disk.
+
+Under ``mkdocs serve --dirty`` a page MkDocs does not render again has a source no newer
+than its HTML: MkDocs takes it as unchanged, and so does ``KeptPages``, which gives what
+it said when this process last rendered or read it back, looking at nothing on disk.
+(An HTML file changed by something other than a build is seen once its page renders.)
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -41,57 +46,46 @@ class SitemapPage:
 
 
 @dataclass(frozen=True)
-class _Seen:
-    """What a rendered page showed while this build rendered it."""
+class Seen:
+    """What a page said in the build that rendered it (or read it back): equal when the
+    page says the same (its size is only a means of noticing a replaced HTML file)."""
 
     meta: Mapping[str, object]
     head: HeadDirectives
     unparsed_front_matter: bool
-    size: int = -1  # bytes MkDocs writes for the page (-1: read from disk, not rendered)
+    size: int = field(default=-1, compare=False)  # bytes MkDocs writes (-1: read from disk)
 
 
-_Stamp = tuple[int, int, int]  # (mtime_ns, size, inode): a file unchanged since
+#: A page's identity in a build: what its collection depends on besides what it says.
+Identity = tuple[object, ...]
+
+
+def identities(files: Iterable[File]) -> list[Identity]:
+    """Each page's identity: source, HTML and URL paths, generator, inclusion. (Pages are
+    the files MkDocs made a page of: cheaper to find than ``documentation_pages()``.)"""
+    return [
+        (f.src_uri, f.abs_src_path, f.abs_dest_path, f.url, f.generated_by, f.inclusion,
+         page.canonical_url)
+        for f in files
+        if (page := f.page) is not None
+    ]
 
 
 class KeptPages:
-    """What each page said in earlier builds of this process, with its files' stamps."""
+    """What each page said in earlier builds of this process, by its source and HTML path."""
 
     def __init__(self) -> None:
-        self._pages: dict[tuple[str | None, str], tuple[_Stamp | None, _Stamp | None, _Seen]] = {}
-        self._fresh: set[tuple[str | None, str]] = set()  # recalled in this build
+        self._pages: dict[tuple[str | None, str], Seen] = {}
 
-    def start(self) -> None:
-        """A new build: every page's stamps are to be checked again."""
-        self._fresh.clear()
+    def recall(self, file: File) -> Seen | None:
+        """What a page that this build did not render said last time (see the module)."""
+        return self._pages.get((file.abs_src_path, file.abs_dest_path))
 
-    def recall(self, file: File) -> _Seen | None:
-        """What the page said last time, if neither its source nor its HTML changed."""
-        key = (file.abs_src_path, file.abs_dest_path)
-        kept = self._pages.get(key)
-        if kept is None:
-            return None
-        stamps = (_stamp(file.abs_src_path), _stamp(file.abs_dest_path))
-        if None in stamps or kept[:2] != stamps:
-            return None
-        self._fresh.add(key)
-        return kept[2]
-
-    def keep(self, file: File, seen: _Seen) -> None:
-        key = (file.abs_src_path, file.abs_dest_path)
-        if key in self._fresh:  # just recalled: the stamps are still right
-            return
-        self._pages[key] = (_stamp(file.abs_src_path), _stamp(file.abs_dest_path), seen)
+    def keep(self, file: File, seen: Seen) -> None:
+        self._pages[(file.abs_src_path, file.abs_dest_path)] = seen
 
     def clear(self) -> None:
         self._pages.clear()
-
-
-def _stamp(path: str | None) -> _Stamp | None:
-    try:
-        st = os.stat(path) if path else None
-    except OSError:
-        return None
-    return None if st is None else (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 @dataclass
@@ -101,6 +95,8 @@ class Collection:
     pages: list[SitemapPage]
     left_out: dict[str, str]  # src_uri -> reason
     problems: list[tuple[str, str]]  # (src_uri, message) for warnings
+    said: dict[str, Seen] = field(default_factory=dict)  # src_uri -> what it said
+    clock_bound: bool = False  # a setting was judged against the build time and refused
 
 
 class PageCollector:
@@ -114,13 +110,12 @@ class PageCollector:
         kept: KeptPages | None = None,
     ) -> None:
         self._kept = kept  # None: nothing is kept for a later build (one-off `mkdocs build`)
-        if kept is not None:
-            kept.start()
         self._exclude = exclude
         self._excluding = bool(exclude.patterns)  # the default, no pattern: nothing to match
         self._build_time = build_time
-        self._redirected = redirected  # src_uris another plugin turns into redirect stubs
-        self._seen: dict[str, _Seen] = {}
+        self.redirected = redirected  # src_uris another plugin turns into redirect stubs
+        self._seen: dict[str, tuple[File, Seen]] = {}
+        self._rendered: dict[str, tuple[File, Seen]] | None = None
         self._unparsed: set[str] = set()
 
     def note_markdown(self, page: Page, markdown: str) -> None:
@@ -131,32 +126,48 @@ class PageCollector:
     def record(self, page: Page, output: str) -> None:
         """Remember a rendered page's metadata and head directives."""
         src_uri = page.file.src_uri
-        self._seen[src_uri] = _Seen(
+        self._seen[src_uri] = (page.file, Seen(
             meta=dict(page.meta),
             head=read_head(output),
             unparsed_front_matter=src_uri in self._unparsed,
             # As MkDocs encodes it when writing, to notice a file replaced after it
             # (``isascii`` is a flag lookup, so most pages are never encoded here).
             size=len(output) if output.isascii() else len(output.encode("utf-8", "xmlcharrefreplace")),
-        )
+        ))
+        self._rendered = None
+
+    def rendered(self) -> dict[str, tuple[File, Seen]]:
+        """Each page rendered in this build and what it said, judged by its HTML as it
+        is on disk now (another plugin may have replaced it since); kept for later builds."""
+        if self._rendered is None:
+            self._rendered = {}
+            for src_uri, (file, seen) in self._seen.items():
+                if _written_size(file) not in (seen.size, -1):
+                    seen = Seen(seen.meta, _head_on_disk(file), seen.unparsed_front_matter)
+                self._rendered[src_uri] = (file, seen)
+                if self._kept is not None:
+                    self._kept.keep(file, seen)
+        return self._rendered
 
     def collect(self, files: Files) -> Collection:
         """Every page of the published site that belongs in the sitemap."""
         result = Collection(pages=[], left_out={}, problems=[])
+        rendered, kept = self.rendered(), self._kept
         for file in final_documentation_pages(files):
             reason = self._static_exclusion(file)
             if reason:
                 result.left_out[file.src_uri] = reason
                 continue
             assert file.page is not None
-            seen = self._seen.get(file.src_uri)
+            now = rendered.get(file.src_uri)
+            seen = now[1] if now is not None else None
             if seen is None:
-                kept = self._kept.recall(file) if self._kept is not None else None
-                seen = kept or _read_back(file)
-            elif _written_size(file) not in (seen.size, -1):
-                seen = _Seen(seen.meta, _head_on_disk(file), seen.unparsed_front_matter)
-            if self._kept is not None:
-                self._kept.keep(file, seen)
+                seen = kept.recall(file) if kept is not None else None
+                if seen is None:
+                    seen = _read_back(file)
+                    if kept is not None:
+                        kept.keep(file, seen)
+            result.said[file.src_uri] = seen
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (
@@ -168,6 +179,7 @@ class PageCollector:
                 )
             settings = read_page_settings(seen.meta, self._build_time)
             result.problems.extend((file.src_uri, message) for message in settings.problems)
+            result.clock_bound = result.clock_bound or settings.lastmod_refused
             url = file.page.canonical_url or file.url
             reason = settings.excluded_because or _head_exclusion(seen.head, url)
             if reason:
@@ -191,7 +203,7 @@ class PageCollector:
             return "the 404 page"
         if file.page is None:
             return "no page"
-        if file.src_uri in self._redirected:
+        if file.src_uri in self.redirected:
             return "a redirect stub (mkdocs-redirects redirect_maps)"
         # A generated page has no source to match, so its URL path stands in for it.
         target = file.url if file.generated_by else file.src_uri
@@ -214,14 +226,14 @@ def _head_exclusion(head: HeadDirectives, url: str) -> str:
     return ""
 
 
-def _read_back(file: File) -> _Seen:
+def _read_back(file: File) -> Seen:
     """A page ``--dirty`` did not rebuild: its source's front matter, its HTML on disk."""
     try:
         source = file.content_string
     except (OSError, UnicodeDecodeError):
         source = ""
     _, meta = get_data(source)
-    return _Seen(
+    return Seen(
         meta=meta,
         head=_head_on_disk(file),
         unparsed_front_matter=not meta and bool(YAML_RE.match(source)),

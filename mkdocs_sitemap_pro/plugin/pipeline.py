@@ -2,7 +2,8 @@
 
 ``write_sitemap`` is the whole of ``on_post_build``: one call that a test can drive with
 a real MkDocs config and file list, without MkDocs' event machinery. It turns the built
-pages into core inputs and calls the core; every message goes through ``report``.
+pages into core inputs and calls the core; every message goes through ``report``. Under
+``mkdocs serve`` a build whose part would be the last one's takes it (``kept_parts``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory
@@ -28,10 +29,11 @@ from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput, write_once
-from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
+from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts, PartKey, Says, says
+from mkdocs_sitemap_pro.plugin.pages import Collection, Identity, PageCollector, identities
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Build", "site_url_of", "write_sitemap"]
+__all__ = ["Build", "Part", "site_url_of", "write_sitemap"]
 
 _HINT = "set site_url in mkdocs.yml to the published address, e.g. https://example.com/docs/"
 
@@ -48,6 +50,8 @@ class Build:
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
     kept_output: KeptOutput | None = None  # the last write, reused if nothing changed
+    kept_parts: KeptParts[Part] | None = None  # the last parts, ditto
+    pages: list[Identity] | None = None  # each documentation page's identity, if known
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -63,12 +67,13 @@ def site_url_of(config: MkDocsConfig) -> SiteUrl:
 
 
 @dataclass(frozen=True)
-class _Part:
+class Part:
     """One build's listed pages, dated: a site's only build, or one language's."""
 
     files: Files
     listed: list[i18n.Listed]
     dated: Dating
+    found: Collection
 
 
 def write_sitemap(
@@ -115,7 +120,7 @@ def write_sitemap(
             "the previous sitemap files were left as they were"
         ) from error
     report.written(
-        written, {item.entry.loc: item.src_uri for part in parts for item in part.listed}
+        written, lambda: {item.entry.loc: item.src_uri for part in parts for item in part.listed}
     )
     if written.url_count == 0:
         if versioned is not None and versioned.canonical_elsewhere:
@@ -142,9 +147,17 @@ def write_sitemap(
 
 def _gather(
     options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
-) -> _Part:
+) -> Part:
     """One build's pages: collected (fallback copies of translations and, under mike,
-    pages canonical in another version left out), dated."""
+    pages canonical in another version left out), dated; or the last build's, if the
+    same."""
+    kept, key = build.kept_parts, None
+    if kept is not None:
+        key = _part_key(options, build, versioned)
+        part = kept.recall(key, _rendered_says(build))
+        if part is not None:
+            report.collection(part.found)
+            return part
     found = build.collector.collect(build.files)
     i18n.leave_out_fallbacks(found, build.files)
     if versioned is not None:
@@ -158,7 +171,44 @@ def _gather(
         build_time=build.build_time,
         dependencies=build.dependencies,
     )
-    return _Part(build.files, _entries(found, dated.lastmods, options), dated)
+    part = Part(build.files, _entries(found, dated.lastmods, options), dated, found)
+    clock_free = options.lastmod != "mtime" and not found.clock_bound and (
+        options.lastmod_fallback == "omit" or not dated.undated
+    )
+    if kept is not None and key is not None and clock_free:
+        shows = build.dependencies.pages if build.dependencies is not None else {}
+        kept.keep(key, {
+            f.src_uri: says(found.said[f.src_uri], shows.get(f.src_uri), _source(f), build.history)
+            for f in build.files.documentation_pages() if f.src_uri in found.said
+        }, part)
+    return part
+
+
+def _part_key(
+    options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
+) -> PartKey:
+    """What the build's part depends on besides what each page says."""
+    deps, pages = build.dependencies, build.pages
+    return PartKey(
+        options=dict(options),
+        context=(build.collector.redirected, versioned),
+        pages=pages if pages is not None else identities(build.files),
+        history=build.history.key if build.history is not None else None,
+        missing=tuple(deps.missing) if deps is not None else (),
+    )
+
+
+def _rendered_says(build: Build) -> dict[str, Says]:
+    """What each page rendered in this build says."""
+    shows = build.dependencies.pages if build.dependencies is not None else {}
+    return {
+        file.src_uri: says(seen, shows.get(file.src_uri), _source(file), build.history)
+        for file, seen in build.collector.rendered().values()
+    }
+
+
+def _source(file: File) -> str | None:
+    return None if file.generated_by else file.abs_src_path
 
 
 def _merged(datings: Sequence[Dating]) -> Dating:

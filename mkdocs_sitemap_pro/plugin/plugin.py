@@ -21,7 +21,8 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput
-from mkdocs_sitemap_pro.plugin.pages import KeptPages, PageCollector
+from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts
+from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, PageCollector, identities
 
 # A page's conversion window opens before every other plugin and closes after all.
 FIRST, LAST = 1e9, -1e9
@@ -35,11 +36,14 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def __init__(self) -> None:
         self._collector: PageCollector | None = None
         self._files: Files | None = None
+        self._ids: list[Identity] | None = None
+        self._last_ids: list[Identity] | None = None  # the last build's, under serve
         self._build_time = get_build_datetime()
         self._serving = False
         self._reader: BuildReader | None = None
         self._kept = KeptPages()  # what pages said, across the builds of `mkdocs serve`
         self._output = KeptOutput()  # the sitemap files last written, ditto
+        self._parts: KeptParts[pipeline.Part] = KeptParts()  # what was made of pages, ditto
         self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -64,8 +68,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._collector = PageCollector(
             self.config.exclude, self._build_time, redirected_pages(config), kept
         )
-        self._files = None
-        self.reader.reset(self.config)
+        self._files, self._ids = None, None
+        self.reader.reset(self.config, keep=self._serving)
         return None
 
     @event_priority(-100)
@@ -105,14 +109,17 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         if not self.config.enabled:
             return env
-        # By now every plugin has added its pages (a blog's archive, say): keep the list.
+        # By now every plugin has added its pages (a blog's archive, say): keep the list,
+        # and under serve what identifies each page, to tell whether the last build's
+        # work holds for this one.
         self._files = files
+        self._ids = self._identities(files) if self._serving else None
         # Read git history beside MkDocs' rendering: the build waits for git only if
         # git is slower than the rendering.
         if self.reader.tracking:
-            self.reader.all_pages_known(files)
+            self.reader.all_pages_known(files, self._ids)
         elif self.config.lastmod == "git":
-            self.reader.start(config, files)
+            self.reader.start(config, files, self._ids)
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env
@@ -138,18 +145,23 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         # A read left open would wait for paths for ever.
         self.reader.close()
+        # Pages rendered before the failure were written, but never said what they
+        # showed: nothing kept about pages holds for the next build.
+        self.reader.drop_pages()
+        self._kept.clear()
+        self._parts.clear()
 
     def on_shutdown(self) -> None:
         # The git worker belongs to this instance; it ends with MkDocs.
         self.reader.shutdown()
-        self._kept.clear()
-        self._output.clear()
+        self.forget()
 
     def forget(self) -> None:
         """Drop what is kept across builds: the next one reads git and pages afresh."""
         self.reader.forget()
         self._kept.clear()
         self._output.clear()
+        self._parts.clear()
 
     @property
     def reader(self) -> BuildReader:
@@ -172,7 +184,18 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             serving=self._serving,
             dependencies=dependencies,
             kept_output=self._output,
+            kept_parts=self._parts if self._serving else None,
+            pages=self._ids,
         )
+
+    def _identities(self, files: Files) -> list[Identity]:
+        """The pages' identities; the last build's own list when they are the same, so
+        that every later comparison with it is by identity (one comparison per build)."""
+        ids = identities(files)
+        if ids == self._last_ids:
+            ids = self._last_ids
+        self._last_ids = ids
+        return ids
 
     def _keep_language_build(self, config: MkDocsConfig) -> None:
         """Keep the language static-i18n has just built, before its next one starts."""

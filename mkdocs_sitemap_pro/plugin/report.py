@@ -7,6 +7,9 @@ is built in one place.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from mkdocs.plugins import get_plugin_logger
 
 from mkdocs_sitemap_pro.core.writer import WriteReport
@@ -16,22 +19,28 @@ from mkdocs_sitemap_pro.plugin.pages import Collection
 log = get_plugin_logger("sitemap-pro")
 
 
+def _debug() -> bool:
+    return log.isEnabledFor(logging.DEBUG)
+
+
 def collection(found: Collection) -> None:
     """Warn about bad page settings; say at DEBUG why pages were left out."""
     for src_uri, message in found.problems:
         log.warning(f"page '{src_uri}': {message}")
-    for src_uri, reason in sorted(found.left_out.items()):
-        log.debug(f"page '{src_uri}' left out: {reason}")
+    if _debug():  # a line per page: made only when someone reads them
+        for src_uri, reason in sorted(found.left_out.items()):
+            log.debug(f"page '{src_uri}' left out: {reason}")
 
 
 def dating(dated: Dating, mode: str) -> None:
     """Git trouble means dates the sitemap should have and lacks: warn, so --strict fails."""
     for message in dated.warnings:
         log.warning(message)
-    for src_uri, reason in dated.undated:
-        log.debug(f"page '{src_uri}' not dated by {mode}: {reason}")
-    for src_uri, detail in dated.notes:
-        log.debug(f"page '{src_uri}': {detail}")
+    if _debug():
+        for src_uri, reason in dated.undated:
+            log.debug(f"page '{src_uri}' not dated by {mode}: {reason}")
+        for src_uri, detail in dated.notes:
+            log.debug(f"page '{src_uri}': {detail}")
     site_wide = site_wide_file(dated)
     if site_wide:
         log.info(site_wide)
@@ -58,8 +67,10 @@ def site_wide_file(dated: Dating) -> str:
     )
 
 
-def written(report: WriteReport, pages_by_url: dict[str, str]) -> None:
-    """What the writer left out or merged, named by page where it can be."""
+def written(report: WriteReport, by_url: Callable[[], dict[str, str]]) -> None:
+    """What the writer left out or merged, named by page where it can be (``by_url``
+    gives the page of each URL; called only when something was left out)."""
+    pages_by_url = by_url() if report.dropped or report.dropped_lastmods else {}
     for dropped in report.dropped:
         page = pages_by_url.get(dropped.loc, dropped.loc)
         log.warning(f"page '{page}' left out of the sitemap: {dropped.reason}")

@@ -31,7 +31,9 @@ def drop_theme_sitemap(config: MkDocsConfig, files: Files) -> None:
     for folder in theme.dirs:
         template = Path(folder) / _TEMPLATE
         if template.is_file():
-            if template.resolve().parent != _MKDOCS_TEMPLATES:
+            # MkDocs' own folder is usually named as it is: resolved only if not.
+            parent = template.parent
+            if parent != _MKDOCS_TEMPLATES and template.resolve().parent != _MKDOCS_TEMPLATES:
                 log.info(
                     f"the theme's own template {template} was not rendered: sitemap-pro "
                     "writes the sitemap instead"

@@ -120,3 +120,46 @@ def test_a_read_outside_a_repository_answers_late_paths_too(tmp_path: Path) -> N
     result = read.run()
     assert result.last_changed(folder / "b.md") == Unknown("not-a-repo")
     assert result.top is None and result.relative(folder / "a.md") is None
+
+
+def test_the_key_is_known_before_any_path_is_asked(tmp_path: Path) -> None:
+    """A rebuild asks for paths only once it knows whether HEAD moved: ``key`` answers
+    while the read still waits for its first path, and changes with a commit."""
+    repo = _repo(tmp_path)
+    top = repo.path
+    read = HistoryRead(top / "docs", [])
+    result: list[GitHistory] = []
+    worker = threading.Thread(target=lambda: result.append(read.run()))
+    worker.start()
+    key = read.key()
+    assert worker.is_alive(), "no path asked yet: the read still waits"
+    assert key is not None and key.head == repo.git("rev-parse", "HEAD").strip()
+    read.add([top / "docs/api.md"])
+    read.close()
+    worker.join(30)
+    history = result[0]
+    assert history.key == key
+    assert history.answered(top / "docs/api.md") and not history.answered(top / "docs/index.md")
+    repo.write("docs/index.md", "# changed\n")
+    repo.commit("later", day(10))
+    again = HistoryRead(top / "docs", [top / "docs/index.md"])
+    again.close()
+    assert again.run().key != key
+    outside = HistoryRead(tmp_path, [])
+    outside.close()
+    assert outside.run().key is None and outside.key() is None
+
+
+def test_an_update_lays_the_later_answers_over_the_earlier(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    top = repo.path
+    first = GitHistory.read(top / "docs", [top / p for p in PAGES])
+    repo.write("docs/guide.md", "# guide, later\n")
+    repo.commit("guide", day(11))
+    later = GitHistory.read(top / "docs", [top / "docs/guide.md"])
+    merged = first.updated(later)
+    assert merged.key == later.key != first.key
+    assert merged.last_changed(top / "docs/guide.md") == later.last_changed(top / "docs/guide.md")
+    assert merged.last_changed(top / "docs/api.md") == first.last_changed(top / "docs/api.md")
+    assert isinstance(merged.last_changed(top / "docs/guide.md"), Known)
+    assert merged.last_changed(top / "docs/guide.md") != first.last_changed(top / "docs/guide.md")

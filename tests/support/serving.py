@@ -5,16 +5,23 @@ dirty=...)`` for the first build and again for every rebuild, each with a freshl
 config (MkDocs keeps the plugin instance and reloads only its options), and
 ``on_shutdown`` when the server stops. ``Serving`` does the same, without the HTTP
 server, so a test can change files between rebuilds.
+
+MkDocs keeps that one instance in its ``plugins`` option, shared by every config loaded
+in the process: two sessions of one process share their plugins. A session made with
+``own_plugins`` loads its configs with a store of its own, so it has instances of its own.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
 
 from tests.support.git import git_env
 from tests.support.sites import Built, Site, _cwd, _environ, _ListHandler
@@ -25,11 +32,13 @@ SERVE_URL = "http://127.0.0.1:8000/"
 class Serving:
     """A ``mkdocs serve`` session of a site; ``rebuild`` is one save-and-rebuild."""
 
-    def __init__(self, site: Site, *, dirty: bool = False, env: dict[str, str] | None = None) -> None:
+    def __init__(self, site: Site, *, dirty: bool = False, env: dict[str, str] | None = None,
+                 site_dir: str = "served", own_plugins: bool = False) -> None:
         self.site = site
         self.dirty = dirty
         self.env = env
-        self.site_dir = site.root / "served"
+        self.site_dir = site.root / site_dir
+        self._plugins: dict[str, Any] | None = {} if own_plugins else None
         self.plugin: Any = None
         self._config: Any = None
 
@@ -71,7 +80,22 @@ class Serving:
         config.plugins.on_shutdown()
 
     def _load(self) -> Any:
-        config = load_config(str(self.site.root / "mkdocs.yml"), site_dir=str(self.site_dir))
+        with _plugin_store(self._plugins):
+            config = load_config(str(self.site.root / "mkdocs.yml"), site_dir=str(self.site_dir))
         config.site_url = SERVE_URL
         return config
+
+
+@contextmanager
+def _plugin_store(store: dict[str, Any] | None) -> Iterator[None]:
+    """Load configs with ``store`` as MkDocs' store of kept plugin instances (None: its own)."""
+    if store is None:
+        yield
+        return
+    option = dict(MkDocsConfig._schema)["plugins"]
+    saved, option.plugin_cache = option.plugin_cache, store  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        option.plugin_cache = saved  # type: ignore[attr-defined]
 

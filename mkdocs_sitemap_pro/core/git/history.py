@@ -18,13 +18,15 @@ change is ignored is ``Unknown("ignored")``.
 (files a page included, known only once the page has rendered): ``add`` them to the
 read already under way. Its walk follows every file HEAD tracks (one ``ls-tree`` of the
 whole tree), so a file the walk has passed is answered from memory and one it has not
-by reading on, in the same ``git log`` process, paused while nothing asked is open.
+by reading on, in the same ``git log`` process, paused while nothing asked is open. Its
+``key`` says what its answers depend on, so a rebuild can ask only what it must.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git.all_parents import AllParentsWalk
@@ -65,12 +67,14 @@ class GitHistory:
         warnings: Sequence[str] = (),
         commits_read: int = 0,
         top: str | None = None,
+        key: MemoKey | None = None,
     ) -> None:
         self._answers = answers
         self._normalized: dict[str, LastChange] | None = None
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
         self.top = top  # the repository's top level (None: no repository)
+        self.key = key  # what every answer depends on (None: none to reuse, see ``_run``)
         self._folders: dict[str, str] = {}  # folder -> its real path, for ``relative``
         self._relative: dict[Path, str | None] = {}
 
@@ -105,6 +109,20 @@ class GitHistory:
             change = self._normalized.get(os.path.abspath(path), Unknown("untracked"))
         return change
 
+    def answered(self, path: Path) -> bool:
+        """Whether ``path`` (as passed to the read) has an answer here."""
+        return path in self._answers
+
+    def updated(self, newer: GitHistory) -> GitHistory:
+        """These answers with those of ``newer`` over them (a later read under the
+        same key, which asked some paths again)."""
+        fresh = newer._answers
+        merged = GitHistory({**self._answers, **fresh}, warnings=newer.warnings,
+                            commits_read=newer.commits_read, top=newer.top, key=newer.key)
+        kept = {p: n for p, n in self._relative.items() if p not in fresh}  # names too
+        merged._relative = {**kept, **newer._relative}
+        return merged
+
     def relative(self, path: Path) -> str | None:
         """A path as git names it, relative to the top level (None: outside, or no repository)."""
         if self.top is None:
@@ -137,6 +155,8 @@ class HistoryRead:
         self._options = HistoryOptions(history, date, tuple(ignore_commits))
         self._requests = PathRequests(_paths(paths))
         self._memo = memo
+        self._key: MemoKey | None = None
+        self._key_known = threading.Event()
 
     def add(self, paths: Iterable[Path]) -> None:
         """Ask for more paths (absolute); answered by the walk under way."""
@@ -148,7 +168,21 @@ class HistoryRead:
 
     def run(self) -> GitHistory:
         """Walk until every path asked is answered and the read is closed."""
-        return _run(self._folder, self._requests, self._options, True, self._memo)
+        try:
+            return _run(self._folder, self._requests, self._options, True, self._memo,
+                        self._found_key)
+        finally:
+            self._key_known.set()  # also when git failed before the repository was found
+
+    def key(self) -> MemoKey | None:
+        """The key this read answers under (None: no repository, or no git), once ``run``
+        has found the repository (it does so before waiting for any path)."""
+        self._key_known.wait()
+        return self._key
+
+    def _found_key(self, key: MemoKey | None) -> None:
+        self._key = key
+        self._key_known.set()
 
 
 def _paths(paths: Iterable[Path]) -> list[Path]:
@@ -161,17 +195,22 @@ def _run(
     options: HistoryOptions,
     open_ended: bool,
     memo: HistoryMemo | None = None,
+    found_key: Callable[[MemoKey | None], None] | None = None,
 ) -> GitHistory:
-    """The answers for every path requested until ``requests`` is closed."""
+    """The answers for every path requested until ``requests`` is closed.
+
+    The history's ``key`` is None when a walk failed: its answers are not to be reused.
+    """
     warnings: list[str] = []
     found: dict[Path, LastChange] = {}
-    commits_read, top = 0, None
+    commits_read, top, key = 0, None, None
     try:
-        commits_read, top = _read(folder, requests, options, warnings, found, open_ended, memo)
+        commits_read, top, key = _read(folder, requests, options, warnings, found, open_ended,
+                                       memo, found_key or (lambda key: None))
     except NoGit:
         warnings.append(_NO_GIT)
         _answer_rest(requests, found, Unknown("no-git"))
-    return GitHistory(found, warnings=warnings, commits_read=commits_read, top=top)
+    return GitHistory(found, warnings=warnings, commits_read=commits_read, top=top, key=key)
 
 
 def _answer_rest(requests: PathRequests, found: dict[Path, LastChange], change: LastChange) -> None:
@@ -195,22 +234,29 @@ def _read(
     found: dict[Path, LastChange],
     open_ended: bool,
     memo: HistoryMemo | None,
-) -> tuple[int, str | None]:
-    """Fill ``found`` with an answer per requested path; the commits read and the top level.
+    found_key: Callable[[MemoKey | None], None],
+) -> tuple[int, str | None, MemoKey | None]:
+    """Fill ``found`` with an answer per requested path; the commits read, the top level
+    and the key of the answers.
 
-    Finds the repository and the tracked files, then walks by the options' rule, only
-    for the files neither ``memo`` nor an earlier batch could answer.
+    Finds the repository (before waiting for paths, for an open-ended read) and the
+    tracked files, then walks by the options' rule, only for the files neither ``memo``
+    nor an earlier batch could answer.
     """
+    repo = find_repository(folder, warnings) if open_ended else None
+    if repo is not None:
+        found_key(None if isinstance(repo, Unknown) else MemoKey.of(repo, options))
     first = requests.take() or []
     for path in first:
         found[path] = _PENDING
     if not first and not open_ended:
-        return 0, None
-    repo = find_repository(folder, warnings)
+        return 0, None, None
+    if repo is None:
+        repo = find_repository(folder, warnings)
     if isinstance(repo, Unknown):
         _answer_rest(requests, found, repo)
-        return 0, None
-    key = MemoKey(repo.top, repo.head, repo.boundary, options)
+        return 0, None, None
+    key = MemoKey.of(repo, options)
     known = memo.get(key) if memo is not None else None
     whole = open_ended or memo is not None  # a memo learns every file HEAD tracks
     if known is None:
@@ -240,7 +286,7 @@ def _read(
         if batch is None:
             break
         need = set(resolve(batch)) - results.keys()
-    commits_read = 0
+    commits_read, failed = 0, False
     if need:
         universe = tracked if whole else need
         rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
@@ -250,6 +296,7 @@ def _read(
         commits_read = walk.commits_read
         if walk.failure:
             warnings.append(walk.failure)
+            failed = True
         elif memo is not None:
             known.answers.update((n, results[n]) for n in walk.decided)
     elif memo is not None:
@@ -258,7 +305,7 @@ def _read(
         resolve(batch)
     for path, name in names.items():
         found[path] = results.get(name, Unknown("untracked")) if name else Unknown("untracked")
-    return commits_read, repo.top
+    return commits_read, repo.top, None if failed else key
 
 
 def _facts(top: str, first: list[Path], options: HistoryOptions, whole: bool) -> Remembered:

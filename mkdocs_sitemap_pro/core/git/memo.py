@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, LastChange
+from mkdocs_sitemap_pro.core.git.repository import Repository
 
 __all__ = ["HistoryMemo", "MemoKey", "Remembered"]
 
@@ -28,6 +29,10 @@ class MemoKey(NamedTuple):
     head: str
     boundary: frozenset[bytes]
     options: HistoryOptions
+
+    @classmethod
+    def of(cls, repo: Repository, options: HistoryOptions) -> MemoKey:
+        return cls(repo.top, repo.head, repo.boundary, options)
 
 
 @dataclass

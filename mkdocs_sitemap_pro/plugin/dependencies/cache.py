@@ -12,7 +12,10 @@ Paths are stored relative to the folder of mkdocs.yml, so the cache survives a m
 
 One instance serves every build of a process (``mkdocs serve``): the file is read once
 while it stays as this instance last wrote it, a source is hashed again only when its
-stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten.
+stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten. A page the
+build did not render (``--dirty``: its source is not newer than its HTML) and that shows
+what its entry says keeps its entry as written, without looking at its source; each
+entry's JSON text is kept, so rewriting the file after one page changed joins strings.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,15 +32,25 @@ __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
 _VERSION = 1
 _Stamp = tuple[int, int, int]
-_Made = tuple[str, _Stamp, "Cached"]  # what a page's JSON was made from
 
 
 @dataclass(frozen=True)
 class Cached:
     """One page's observation: the files it showed and, for a listing page, its posts."""
 
-    files: frozenset[str]  # absolute paths
+    files: frozenset[str] = frozenset()  # absolute paths
     posts: tuple[str, ...] = ()
+
+
+@dataclass
+class _Made:
+    """One page's entry as this instance wrote it, and what it was made from."""
+
+    digest: str
+    stamp: _Stamp
+    cached: Cached
+    entry: dict[str, object]
+    text: str = ""  # '"src_uri": {...}' as json.dumps writes it; made when first joined
 
 
 class DependencyCache:
@@ -46,11 +59,15 @@ class DependencyCache:
     def __init__(self, project: Path) -> None:
         self._project = project
         self.path = project / CACHE_FILE
+        self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._pages: dict[str, dict[str, object]] = {}
         self._digests: dict[str, tuple[_Stamp, str]] = {}
         self._written: _Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
-        self._made: dict[str, tuple[_Made, dict[str, object]]] = {}
+        self._made: dict[str, _Made] = {}  # src_uri -> its entry as last made here
+        self._out: dict[str, _Made] | None = None  # the entries of the last save
+        self._order: list[str] = []  # their src_uris, sorted
+        self._behind = False  # the last save left the file behind (see ``save_changed``)
         self._load()
 
     def _load(self) -> None:
@@ -93,36 +110,104 @@ class DependencyCache:
         self._decoded[src_uri] = (str(digest), cached)
         return cached
 
-    def save(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
+    @property
+    def saved(self) -> bool:
+        """Whether this instance has saved (so ``save_changed`` can start from that)."""
+        return self._out is not None
+
+    def save(
+        self, pages: Mapping[str, tuple[Path, Cached]], unrendered: Collection[str] = ()
+    ) -> str | None:
         """Replace the cache with these pages (src_uri -> (source, observation)).
 
-        Returns why it could not be written, or None. Each page's entry is made once per
-        (digest, stamp, observation); a file that already holds these entries is not
-        written again (the common case: a build that changed nothing).
+        ``unrendered``: pages this build did not render, whose entry stays as this
+        instance wrote it if it says the same (their sources are not looked at). Returns
+        why the file could not be written, or None; a file that already holds these
+        entries is not written again (the common case: a build that changed nothing).
         """
-        out: dict[str, dict[str, object]] = {}
-        prefix = os.path.join(os.path.abspath(self._project), "")
-        for src_uri, (source, cached) in sorted(pages.items()):
-            digest = self._digest(source, src_uri)
-            if digest is None:
-                continue
-            stamp = self._digests[str(source)][0]
+        out: dict[str, _Made] = {}
+        for src_uri, (source, cached) in pages.items():
             made = self._made.get(src_uri)
-            if made is None or made[0] != (digest, stamp, cached):
-                entry: dict[str, object] = {
-                    "files": sorted(_relative(f, prefix) for f in cached.files),
-                    "posts": list(cached.posts),
-                    "source": digest,
-                    "stamp": list(stamp),
-                }
-                made = self._made[src_uri] = ((digest, stamp, cached), entry)
-                self._decoded[src_uri] = (digest, cached)
-            out[src_uri] = made[1]
-        unchanged = out == self._pages and self._written is not None
-        self._pages = out  # what the file holds from now on
-        if unchanged and _stamp(self.path) == self._written:
+            if made is None or made.cached != cached or src_uri not in unrendered:
+                made = self._make(src_uri, source, cached)
+            if made is not None:
+                out[src_uri] = made
+        entries = {src_uri: made.entry for src_uri, made in out.items()}
+        return self._write(out, sorted(out), entries != self._pages, joined=False)
+
+    def save_changed(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
+        """``save`` for a build with the pages of the last one saved, of which only
+        ``pages`` (those it rendered) may say something new.
+
+        When no page shows anything new and only sources changed (a save that changed
+        no include), the file is written later (``flush``, at the end of ``mkdocs
+        serve``, or with the next change): an entry for an older source is never used
+        for the new one (its digest differs), so until then the file is only behind.
+        """
+        assert self._out is not None, "save_changed follows a save"
+        out, order, changed, shows = dict(self._out), self._order, False, False
+        for src_uri, (source, cached) in pages.items():
+            made, was = self._make(src_uri, source, cached), out.get(src_uri)
+            if made is None:
+                if was is not None:
+                    changed = shows = True
+                    del out[src_uri]
+            elif was is not made:
+                changed, shows = True, shows or was is None or was.cached != cached
+                if was is None:
+                    order = sorted([*out, src_uri])
+                out[src_uri] = made
+        if len(order) != len(out):
+            order = sorted(out)
+        if changed and not shows:
+            self._out, self._order, self._behind = out, order, True
             return None
-        text = json.dumps({"pages": out, "version": _VERSION})
+        return self._write(out, order, changed or self._behind, joined=True)
+
+    def flush(self) -> str | None:
+        """Write what ``save_changed`` left for later, if anything."""
+        if not self._behind or self._out is None:
+            return None
+        return self._write(self._out, self._order, True, joined=True)
+
+    def _make(self, src_uri: str, source: Path, cached: Cached) -> _Made | None:
+        """A page's entry for its source as it is now (None: the source cannot be read)."""
+        digest = self._digest(source, src_uri)
+        if digest is None:
+            return None
+        stamp = self._digests[str(source)][0]
+        made = self._made.get(src_uri)
+        if made is not None and (made.digest, made.stamp, made.cached) == (digest, stamp, cached):
+            return made
+        entry: dict[str, object] = {
+            "files": sorted(_relative(f, self._prefix) for f in cached.files),
+            "posts": list(cached.posts),
+            "source": digest,
+            "stamp": list(stamp),
+        }
+        made = self._made[src_uri] = _Made(digest, stamp, cached, entry)
+        self._decoded[src_uri] = (digest, cached)
+        return made
+
+    def _write(
+        self, out: dict[str, _Made], order: list[str], changed: bool, *, joined: bool
+    ) -> str | None:
+        """Write ``out`` (in ``order``) unless the file already holds it. ``joined``: from
+        each entry's text (one json.dumps each, once; a rebuild that changed one page
+        joins strings), else with one json.dumps (a first build)."""
+        self._out, self._order, self._behind = out, order, False
+        if changed or self._written is None:
+            self._pages = {src_uri: made.entry for src_uri, made in out.items()}
+        elif _stamp(self.path) == self._written:
+            return None
+        if joined:
+            for src_uri, made in out.items():
+                if not made.text:
+                    made.text = f"{json.dumps(src_uri)}: {json.dumps(made.entry)}"
+            body = ", ".join(out[src_uri].text for src_uri in order)
+            text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
+        else:
+            text = json.dumps({"pages": {k: out[k].entry for k in order}, "version": _VERSION})
         temp = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -112,6 +112,8 @@ class LanguageBuilds(Generic[B]):
 
     def earlier(self, last_files: Files) -> list[B]:
         """The kept builds other than the language of ``last_files``, in build order."""
+        if not self._builds:  # no static-i18n, or its first language: no page to look at
+            return []
         last = language_of(last_files) or ""
         return [build for language, build in self._builds.items() if language != last]
 

@@ -1,0 +1,93 @@
+"""The last sitemap part of a build, made again by a rebuild only when it would differ.
+
+A part is what the pipeline makes of one build (of one language, under static-i18n): the
+pages collected, dated and made into entries. Under ``mkdocs serve --dirty`` a save
+renders one page, and every other page says what it said in the last build
+(``pages.KeptPages``; the reader carries what each showed). A part depends on the
+options, on each page's identity (its source, HTML and URL: ``pages.identities``), on
+the key of the git answers (HEAD, shallow state, git options), on the pages neither
+rendered nor cached, and on what each page says (``Says``). So when all of that is the
+same as the last build's and every page rendered in this build says what it said then,
+the last part is this build's: no page is collected or dated again. The check costs one
+comparison per build and one per rendered page.
+
+A part whose dates or settings depend on the clock or on file times is never kept: under
+``lastmod: mtime``, when a fallback by mtime or build time dated some page, or when a
+front matter lastmod was refused (it may be accepted later).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from mkdocs_sitemap_pro.core.git import GitHistory, LastChange
+from mkdocs_sitemap_pro.core.git.memo import MemoKey
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.plugin.pages import Identity, Seen
+from mkdocs_sitemap_pro.plugin.paths import path_of
+
+__all__ = ["KeptParts", "PartKey", "Says", "says"]
+
+P = TypeVar("P")
+_KEEP = 8  # parts kept at once: one per language of a static-i18n site, and some spare
+
+
+@dataclass(frozen=True)
+class PartKey:
+    """What a build's part depends on besides what each page says."""
+
+    options: Mapping[str, object]  # the plugin's options, as loaded for the build
+    context: tuple[object, ...]  # what other plugins decide: redirect stubs, mike's version
+    pages: list[Identity]  # every documentation page, in order
+    history: MemoKey | None  # the key of the git answers (None: no git answers)
+    missing: tuple[str, ...]  # pages neither rendered nor in the dependency cache
+
+
+@dataclass(frozen=True)
+class Says:
+    """What one page says: its front matter and head, what it showed, git's answers."""
+
+    seen: Seen
+    shows: PageDependencies | None
+    answers: tuple[LastChange, ...]  # for its source, then each file it showed, sorted
+
+
+def says(
+    seen: Seen, shows: PageDependencies | None, source: str | None, history: GitHistory | None
+) -> Says:
+    """What a page says, with git's answers for its source and the files it showed."""
+    answers: tuple[LastChange, ...] = ()
+    if history is not None:
+        paths = ([source] if source else []) + (sorted(shows.files) if shows else [])
+        answers = tuple(history.last_changed(path_of(p)) for p in paths)
+    return Says(seen, shows, answers)
+
+
+class KeptParts(Generic[P]):
+    """The parts of the last builds of this process, each with what it was made from."""
+
+    def __init__(self) -> None:
+        self._parts: list[tuple[PartKey, Mapping[str, Says], P]] = []
+
+    def recall(self, key: PartKey, rendered: Mapping[str, Says]) -> P | None:
+        """The kept part made from ``key``, if every page rendered now (``rendered``)
+        says what it said then; None if this build must make its own."""
+        for n, (kept_key, said, part) in enumerate(self._parts):
+            if kept_key != key:
+                continue
+            if any(said.get(src_uri, now) != now for src_uri, now in rendered.items()):
+                return None
+            self._parts.append(self._parts.pop(n))  # the most recently used is kept longest
+            return part
+        return None
+
+    def keep(self, key: PartKey, said: Mapping[str, Says], part: P) -> None:
+        """Keep the part this build made (``said``: what each of its pages said)."""
+        self._parts = [kept for kept in self._parts if kept[0] != key]
+        self._parts.append((key, said, part))
+        del self._parts[:-_KEEP]
+
+    def clear(self) -> None:
+        self._parts.clear()
