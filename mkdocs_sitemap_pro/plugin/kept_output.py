@@ -19,10 +19,10 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
 
 __all__ = ["KeptOutput", "write_once"]
 
-_Stamp = tuple[int, int, int]
 
 
 class KeptOutput:
@@ -31,12 +31,12 @@ class KeptOutput:
     def __init__(self) -> None:
         self._key: tuple[Any, ...] | None = None
         self._report: WriteReport | None = None
-        self._stamps: dict[str, _Stamp | None] = {}
+        self._stamps: dict[str, Stamp | None] = {}
 
     def recall(self, key: tuple[Any, ...], folder: Path) -> WriteReport | None:
         if self._key != key or self._report is None:
             return None
-        if any(_stamp(folder / name) != stamp for name, stamp in self._stamps.items()):
+        if any(file_stamp(folder / name) != stamp for name, stamp in self._stamps.items()):
             return None
         return dataclasses.replace(self._report, removed=())
 
@@ -45,7 +45,7 @@ class KeptOutput:
         self._key = key if reusable else None
         self._report = report
         names = (*report.files, *report.gz_files, *report.html_files)
-        self._stamps = {name: _stamp(folder / name) for name in names}
+        self._stamps = {name: file_stamp(folder / name) for name in names}
 
     def clear(self) -> None:
         self._key, self._report, self._stamps = None, None, {}
@@ -69,11 +69,3 @@ def write_once(
         report = write_sitemaps(entries, out_dir, base_url, **options)
         kept.keep(key, folder, report)
     return report
-
-
-def _stamp(path: Path) -> _Stamp | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)

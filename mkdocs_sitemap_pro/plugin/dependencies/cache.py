@@ -27,11 +27,12 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
+
 __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 
 CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
 _VERSION = 1
-_Stamp = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class _Made:
     """One page's entry as this instance wrote it, and what it was made from."""
 
     digest: str
-    stamp: _Stamp
+    stamp: Stamp
     cached: Cached
     entry: dict[str, object]
     text: str = ""  # '"src_uri": {...}' as json.dumps writes it; made when first joined
@@ -61,8 +62,8 @@ class DependencyCache:
         self.path = project / CACHE_FILE
         self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._pages: dict[str, dict[str, object]] = {}
-        self._digests: dict[str, tuple[_Stamp, str]] = {}
-        self._written: _Stamp | None = None  # the file's stamp as last read or written here
+        self._digests: dict[str, tuple[Stamp, str]] = {}
+        self._written: Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
         self._made: dict[str, _Made] = {}  # src_uri -> its entry as last made here
         self._out: dict[str, _Made] | None = None  # the entries of the last save
@@ -73,7 +74,7 @@ class DependencyCache:
     def _load(self) -> None:
         self._pages = {}
         try:
-            stamp = _stamp(self.path)
+            stamp = file_stamp(self.path)
             data = json.loads(self.path.read_text(encoding="utf-8"))
             if isinstance(data, dict) and data.get("version") == _VERSION:
                 pages = data.get("pages")
@@ -84,7 +85,7 @@ class DependencyCache:
 
     def refresh(self) -> None:
         """A new build: read the file again unless it is as this instance wrote it."""
-        if self._written is None or _stamp(self.path) != self._written:
+        if self._written is None or file_stamp(self.path) != self._written:
             self._written = None
             self._load()
 
@@ -198,7 +199,7 @@ class DependencyCache:
         self._out, self._order, self._behind = out, order, False
         if changed or self._written is None:
             self._pages = {src_uri: made.entry for src_uri, made in out.items()}
-        elif _stamp(self.path) == self._written:
+        elif file_stamp(self.path) == self._written:
             return None
         if joined:
             for src_uri, made in out.items():
@@ -216,14 +217,14 @@ class DependencyCache:
         except OSError as error:
             self._written = None
             return str(error)
-        self._written = _stamp(self.path)
+        self._written = file_stamp(self.path)
         return None
 
     def _digest(self, source: Path, src_uri: str) -> str | None:
         """The source's SHA-256, hashed again only if its stamp changed: since this
         instance hashed it, or since the cache file stored it for ``src_uri``."""
         key = str(source)
-        stamp = _stamp(source)
+        stamp = file_stamp(source)
         if stamp is None:
             return None
         known = self._digests.get(key)
@@ -245,13 +246,6 @@ class DependencyCache:
         self._digests[key] = (stamp, digest)
         return digest
 
-
-def _stamp(path: Path) -> _Stamp | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _relative(path: str, prefix: str) -> str:
