@@ -1,12 +1,14 @@
 """One build's git read and dependency observation, owned by the plugin instance.
 
-The history is read in a worker thread beside MkDocs' rendering. With ``dependencies``
+The history is read beside MkDocs' rendering, in a child process (``core/git/child.py``:
+parsing git's output in a thread here would take the GIL from the pages), whose answer a
+worker thread waits for. With ``dependencies``
 on, the read starts when the files are known (``on_files``) and stays open: every file a
 page shows while it converts joins the same walk. ``finish`` closes it and gives what the
 pipeline needs; ``close`` ends a read a failed build left open (it would wait for ever).
 
 The instance lives as long as the plugin's (MkDocs keeps it across ``mkdocs serve``
-rebuilds), and so does its ``HistoryMemo``: a rebuild while HEAD, the shallow state and
+rebuilds), and so do its child process and the ``HistoryMemo`` there: a rebuild while HEAD, the shallow state and
 the options are unchanged runs one ``git rev-parse`` and no history walk. Under ``mkdocs
 serve`` it also keeps the last build's answers (``known``) and what each page showed: a
 page MkDocs does not render again (its source is not newer than its HTML) is then
@@ -25,8 +27,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, read_ignore_revs_file
-from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
+from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.git.child import ChildRead, HistoryProcess
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
@@ -46,10 +48,10 @@ class BuildReader:
         self._options = options  # replaced at each build: MkDocs reloads them
         self._worker: ThreadPoolExecutor | None = None
         self._history: Future[GitHistory] | None = None
-        self._live: HistoryRead | None = None  # the read that pages' dependencies join
+        self._live: ChildRead | None = None  # the read that pages' dependencies join
         self._tracker: Tracker | None = None
         self._asked: set[str] = set()
-        self.memo = HistoryMemo()  # answers kept across the builds of one process
+        self.process = HistoryProcess()  # reads history; keeps answers across builds
         self._cache: DependencyCache | None = None  # what pages showed, ditto
         self._keep = False  # keep what this build learns for the next (`mkdocs serve`)
         self._known: GitHistory | None = None  # the last build's answers, under their key
@@ -98,13 +100,12 @@ class BuildReader:
         self._start(config, self._sources(files, same=self._same_pages(ids)))
 
     def _start(self, config: MkDocsConfig, sources: list[Path]) -> None:
-        self._live = HistoryRead(
+        self._live = self.process.read(
             Path(config.docs_dir),
             sources,
             history=self._options.git_history,
             date=self._options.git_date,
             ignore_commits=self._ignored(),
-            memo=self.memo,
         )
         self._history = self._submit(self._live.run)
 
@@ -163,9 +164,10 @@ class BuildReader:
                 self._live.add(self._sources(files, every=True))
                 self._live.add(path_of(f) for entry in pages.values() for f in entry.files)
             self._live.close()
-            self._live = None
         history = self._history.result() if self._history is not None else None
-        self._history = None
+        if self._live is not None and self._live.fallback:
+            log.debug(f"git history was read in the build's process: {self._live.fallback}")
+        self._live = self._history = None
         if history is not None and known is not None and same:
             history = known.updated(history)
         if self._keep:
@@ -189,7 +191,7 @@ class BuildReader:
 
     def forget(self) -> None:
         """Drop what is kept across builds (the next build reads history afresh)."""
-        self.memo.clear()
+        self.process.forget()
         self._cache = None
         self._known = self._last_ids = None
         self.drop_pages()
@@ -214,6 +216,7 @@ class BuildReader:
         if self._worker is not None:
             self._worker.shutdown(wait=True)
             self._worker = None
+        self.process.shutdown()
 
     def _submit(self, fn: Any, *args: Any, **kwargs: Any) -> Future[GitHistory]:
         if self._worker is None:

@@ -10,12 +10,16 @@ rules and both dates, on a history with merges.
 from __future__ import annotations
 
 import os
+import signal
+import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead, Known, Unknown
+from mkdocs_sitemap_pro.core.git.child import ChildRead, HistoryProcess
 from tests.support.dates import day
 from tests.support.git import DATES, RULES, GitRepo, git_env, reference
 
@@ -61,9 +65,27 @@ def _repo(tmp_path: Path) -> GitRepo:
     return repo
 
 
-def _live(top: Path, history: str, date: str, late: list[Path], *, wait: bool) -> GitHistory:
+@pytest.fixture(params=["thread", "child"])
+def where(request: pytest.FixtureRequest) -> Iterator[HistoryProcess | None]:
+    """Where the read runs: a thread of this process (``HistoryRead``), or the plugin's
+    child process (``HistoryProcess``), which must give the very same answers."""
+    if request.param == "thread":
+        yield None
+    else:
+        process = HistoryProcess()
+        yield process
+        process.shutdown()
+
+
+def _live(top: Path, history: str, date: str, late: list[Path], *, wait: bool,
+          where: HistoryProcess | None = None) -> GitHistory:
     """Start a read for the pages; add ``late`` while it runs (after its first answers)."""
-    read = HistoryRead(top / "docs", [top / p for p in PAGES], history=history, date=date)  # type: ignore[arg-type]
+    pages = [top / p for p in PAGES]
+    read: HistoryRead | ChildRead
+    if where is None:
+        read = HistoryRead(top / "docs", pages, history=history, date=date)  # type: ignore[arg-type]
+    else:
+        read = where.read(top / "docs", pages, history=history, date=date)  # type: ignore[arg-type]
     result: list[GitHistory] = []
     worker = threading.Thread(target=lambda: result.append(read.run()))
     worker.start()
@@ -79,7 +101,8 @@ def _live(top: Path, history: str, date: str, late: list[Path], *, wait: bool) -
 
 
 @pytest.mark.parametrize("wait", [False, True], ids=["at-once", "after-the-pages"])
-def test_late_paths_agree_with_git(tmp_path: Path, wait: bool) -> None:
+def test_late_paths_agree_with_git(tmp_path: Path, wait: bool,
+                                   where: HistoryProcess | None) -> None:
     repo = _repo(tmp_path)
     top = repo.path
     outside = tmp_path / "outside.md"
@@ -87,8 +110,11 @@ def test_late_paths_agree_with_git(tmp_path: Path, wait: bool) -> None:
     late = [top / p for p in LATE] + [top / "untracked.txt", outside]
     for history in RULES:
         for date in DATES:
-            result = _live(top, history, date, late, wait=wait)
+            result = _live(top, history, date, late, wait=wait, where=where)
             assert result.warnings == ()
+            if where is not None:
+                assert where.pid is not None and where.pid != os.getpid()
+                assert where.failure is None, where.failure
             assert result.top == os.path.realpath(top)
             for rel in PAGES + LATE:
                 got = result.last_changed(top / rel)
@@ -101,12 +127,14 @@ def test_late_paths_agree_with_git(tmp_path: Path, wait: bool) -> None:
             assert result.relative(outside) is None
 
 
-def test_first_parent_and_all_differ_on_a_late_path(tmp_path: Path) -> None:
+def test_first_parent_and_all_differ_on_a_late_path(tmp_path: Path,
+                                                    where: HistoryProcess | None) -> None:
     """The side branch's _impl.py change is dated by the merge under first-parent only."""
     repo = _repo(tmp_path)
     late = [repo.path / "src/pkg/_impl.py"]
-    fp = _live(repo.path, "first-parent", "committer", late, wait=True).last_changed(late[0])
-    al = _live(repo.path, "all", "committer", late, wait=True).last_changed(late[0])
+    fp = _live(repo.path, "first-parent", "committer", late, wait=True,
+               where=where).last_changed(late[0])
+    al = _live(repo.path, "all", "committer", late, wait=True, where=where).last_changed(late[0])
     assert isinstance(fp, Known) and isinstance(al, Known)
     assert fp.when.isoformat() == day(8) and al.when.isoformat() == day(4)
 
@@ -163,3 +191,111 @@ def test_an_update_lays_the_later_answers_over_the_earlier(tmp_path: Path) -> No
     assert merged.last_changed(top / "docs/api.md") == first.last_changed(top / "docs/api.md")
     assert isinstance(merged.last_changed(top / "docs/guide.md"), Known)
     assert merged.last_changed(top / "docs/guide.md") != first.last_changed(top / "docs/guide.md")
+
+
+def _answers(history: GitHistory, paths: list[Path]) -> list[object]:
+    return [history.last_changed(p) for p in paths]
+
+
+def _run_in_thread(read: ChildRead) -> tuple[threading.Thread, list[GitHistory]]:
+    result: list[GitHistory] = []
+    worker = threading.Thread(target=lambda: result.append(read.run()))
+    worker.start()
+    return worker, result
+
+
+def test_the_child_keeps_answers_across_reads_until_told_to_forget(tmp_path: Path) -> None:
+    """The memo lives in the child (``mkdocs serve`` keeps it): a second read of the same
+    HEAD walks no history; ``forget`` makes the next one walk again; a new commit too."""
+    repo = _repo(tmp_path)
+    top = repo.path
+    paths = [top / p for p in PAGES + LATE]
+    process = HistoryProcess()
+    try:
+        reads = []
+        for _ in range(2):
+            read = process.read(top / "docs", paths)
+            read.close()
+            reads.append(read.run())
+        pid = process.pid
+        assert reads[0].commits_read > 0 and reads[1].commits_read == 0
+        assert process.hits == 1
+        assert _answers(reads[1], paths) == _answers(reads[0], paths)
+        assert _answers(reads[0], paths) == _answers(GitHistory.read(top / "docs", paths), paths)
+        process.forget()
+        read = process.read(top / "docs", paths)
+        read.close()
+        assert read.run().commits_read > 0
+        repo.write("docs/guide.md", "# guide, later\n")
+        repo.commit("guide", day(12))
+        read = process.read(top / "docs", paths)
+        read.close()
+        moved = read.run()
+        assert moved.commits_read > 0 and moved.key != reads[0].key
+        guide = moved.last_changed(top / "docs/guide.md")
+        assert isinstance(guide, Known) and guide.when.isoformat() == day(12)
+        assert process.pid == pid and read.fallback is None, "one child for every read"
+    finally:
+        process.shutdown()
+    assert process.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # ended, and waited for
+
+
+def test_a_child_that_cannot_start_leaves_the_read_to_this_process(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    top = repo.path
+    paths = [top / p for p in PAGES]
+    process = HistoryProcess(python=str(tmp_path / "no-such-python"))
+    read = process.read(top / "docs", paths[:1])
+    worker, result = _run_in_thread(read)
+    assert read.key() is not None  # the key is found here, as the child would
+    read.add(paths[1:])
+    read.close()
+    worker.join(30)
+    assert read.fallback is not None and "could not be started" in read.fallback
+    assert process.pid is None
+    assert _answers(result[0], paths) == _answers(GitHistory.read(top / "docs", paths), paths)
+    assert all(isinstance(a, Known) for a in _answers(result[0], paths))
+
+
+def test_a_child_that_dies_mid_read_is_read_again_here(tmp_path: Path) -> None:
+    """Every path asked is kept in this process: a read whose child was killed answers the
+    same, from a walk here; later reads run here too."""
+    repo = _repo(tmp_path)
+    top = repo.path
+    paths = [top / p for p in PAGES + LATE]
+    process = HistoryProcess()
+    read = process.read(top / "docs", paths[:2])
+    worker, result = _run_in_thread(read)
+    read.key()  # the child has answered: it runs
+    pid = process.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    read.add(paths[2:])
+    read.close()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert read.fallback is not None and "git reader process" in read.fallback
+    assert _answers(result[0], paths) == _answers(GitHistory.read(top / "docs", paths), paths)
+    later = process.read(top / "docs", paths)
+    later.close()
+    assert _answers(later.run(), paths) == _answers(result[0], paths)
+    assert later.fallback == read.fallback and process.pid is None
+    process.shutdown()
+
+
+def test_a_child_that_is_not_python_leaves_the_read_to_this_process(tmp_path: Path) -> None:
+    """A program that ends without a word (here ``python -c pass`` stands for any)."""
+    repo = _repo(tmp_path)
+    top = repo.path
+    fake = tmp_path / "not-the-reader"
+    fake.write_text(f"#!/bin/sh\nexec {sys.executable} -c pass\n", encoding="utf-8")
+    fake.chmod(0o755)
+    process = HistoryProcess(python=str(fake))
+    read = process.read(top / "docs", [top / "docs/api.md"])
+    read.close()
+    history = read.run()
+    assert read.fallback is not None and "git reader process" in read.fallback
+    assert isinstance(history.last_changed(top / "docs/api.md"), Known)
+    process.shutdown()

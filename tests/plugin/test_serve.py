@@ -9,6 +9,7 @@ PATH. Expected dates are git's own (``git log -1 --format=%cI -- <file>``).
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -140,15 +141,20 @@ def test_two_repositories_in_one_process_do_not_share_answers(tmp_path: Path) ->
     assert set(got_b.values()) == {utc(day(20))}
 
 
-def test_the_git_worker_ends_with_on_shutdown(site: Site) -> None:
+def test_the_git_worker_and_child_end_with_on_shutdown(site: Site) -> None:
     _site(site)
     with Serving(site) as serving:
         lastmods(serving.rebuild())
         lastmods(serving.rebuild())
         workers = [t for t in threading.enumerate() if t.name.startswith("sitemap-pro-git")]
         assert workers, "the read ran in the plugin's worker thread"
-        assert serving.plugin.reader.memo.hits >= 1
+        assert serving.plugin.reader.process.hits >= 1
+        child = serving.plugin.reader.process.pid
+        assert child is not None and child != os.getpid(), "the history is read in a child"
     assert not [t for t in workers if t.is_alive()]
+    assert serving.plugin.reader.process.pid is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)  # the child ended with on_shutdown, and was waited for
     assert serving.plugin.reader._worker is None
     assert not [t for t in threading.enumerate() if t.name.startswith("sitemap-pro-git")]
 

@@ -42,7 +42,7 @@ from mkdocs_sitemap_pro.core.git.reading import answer_rest, read_into
 from mkdocs_sitemap_pro.core.git.requests import PathRequests
 from mkdocs_sitemap_pro.core.git.repository import git_names
 
-__all__ = ["GitHistory", "HistoryRead"]
+__all__ = ["GitHistory", "HistoryRead", "as_paths", "run_read"]
 
 _NO_GIT = (
     "git is not installed (no `git` program on PATH), so no file can be dated "
@@ -67,7 +67,7 @@ class GitHistory:
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
         self.top = top  # the repository's top level (None: no repository)
-        self.key = key  # what every answer depends on (None: none to reuse, see ``_run``)
+        self.key = key  # what every answer depends on (None: none to reuse, see ``run_read``)
         self._folders: dict[str, str] = {}  # folder -> its real path, for ``relative``
         self._relative: dict[Path, str | None] = {}
 
@@ -90,8 +90,8 @@ class GitHistory:
         same HEAD (and kept for later ones).
         """
         options = HistoryOptions(history, date, tuple(ignore_commits))
-        requests = PathRequests(_paths(paths), closed=True)
-        return _run(Path(folder), requests, options, False, memo)
+        requests = PathRequests(as_paths(paths), closed=True)
+        return run_read(Path(folder), requests, options, False, memo)
 
     def last_changed(self, path: Path) -> LastChange:
         """The answer for a path passed to ``read``; any other path is untracked."""
@@ -146,14 +146,14 @@ class HistoryRead:
     ) -> None:
         self._folder = Path(folder)
         self._options = HistoryOptions(history, date, tuple(ignore_commits))
-        self._requests = PathRequests(_paths(paths))
+        self._requests = PathRequests(as_paths(paths))
         self._memo = memo
         self._key: MemoKey | None = None
         self._key_known = threading.Event()
 
     def add(self, paths: Iterable[Path]) -> None:
         """Ask for more paths (absolute); answered by the walk under way."""
-        self._requests.add(_paths(paths))
+        self._requests.add(as_paths(paths))
 
     def close(self) -> None:
         """No more paths will come."""
@@ -162,7 +162,7 @@ class HistoryRead:
     def run(self) -> GitHistory:
         """Walk until every path asked is answered and the read is closed."""
         try:
-            return _run(self._folder, self._requests, self._options, True, self._memo,
+            return run_read(self._folder, self._requests, self._options, True, self._memo,
                         self._found_key)
         finally:
             self._key_known.set()  # also when git failed before the repository was found
@@ -178,11 +178,12 @@ class HistoryRead:
         self._key_known.set()
 
 
-def _paths(paths: Iterable[Path]) -> list[Path]:
+def as_paths(paths: Iterable[Path]) -> list[Path]:
+    """Paths as ``Path`` objects (callers may pass strings)."""
     return [p if isinstance(p, Path) else Path(p) for p in paths]
 
 
-def _run(
+def run_read(
     folder: Path,
     requests: PathRequests,
     options: HistoryOptions,

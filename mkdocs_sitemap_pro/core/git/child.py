@@ -1,0 +1,302 @@
+"""The history read in a child interpreter, so that parsing ``git log`` never holds the
+interpreter that renders the pages.
+
+A worker thread parsing git's output competes with MkDocs for the GIL: on the 2,000-page
+bench site, the build's main thread made about 9,000 voluntary context switches with the
+read in a thread, and 1 without it. Here the same read (``history.run_read``, the same
+code) runs in a child Python process that lives as long as its ``HistoryProcess`` (the
+plugin instance's), and so does its ``HistoryMemo``: ``mkdocs serve`` rebuilds keep it.
+The build's process only writes the paths it asks for, and a thread that waits for the
+child reads the answer once.
+
+If the child cannot be started, or ends without answering, the read runs in this
+process instead (``ChildRead`` keeps every path asked), with the same answers; ``fallback``
+says why, for the caller's DEBUG log.
+
+Messages are pickles with an 8-byte length, one process talking to its own child over
+its pipes: ``("read", folder, paths, options)``, ``("add", paths)``, ``("close",)``,
+``("forget",)`` one way; ``("key", key)``, ``("done", history, hits)``, ``("failed", text)`` back.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule
+from mkdocs_sitemap_pro.core.git.history import GitHistory, as_paths, run_read
+from mkdocs_sitemap_pro.core.git.memo import HistoryMemo, MemoKey
+from mkdocs_sitemap_pro.core.git.requests import PathRequests
+
+__all__ = ["ChildRead", "HistoryProcess"]
+
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding the package
+_PIPE_BYTES = 1 << 20  # a site's first paths fit without waiting for the child to start
+_F_SETPIPE_SZ = 1031  # Linux's fcntl command (the constant is in ``fcntl`` from 3.10 on Linux)
+_ENDED = 5.0  # seconds a child is given to end after its input is closed
+
+
+class HistoryProcess:
+    """The child process that reads history: started by the first ``read``, ended by
+    ``shutdown``. One read at a time (the plugin's single git worker)."""
+
+    def __init__(self, python: str | None = None) -> None:
+        self._python = python or sys.executable
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._errors: IO[bytes] | None = None
+        self._lock = threading.Lock()  # one message written at a time
+        self.failure: str | None = None  # why the child is not used (reads run here)
+        self.memo = HistoryMemo()  # for reads that run in this process
+        self._child_hits = 0
+
+    @property
+    def hits(self) -> int:
+        """Reads answered without a walk, in the child and here (for tests and DEBUG)."""
+        return self._child_hits + self.memo.hits
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs."""
+        return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def read(
+        self,
+        folder: Path,
+        paths: Iterable[Path],
+        *,
+        history: HistoryRule = "first-parent",
+        date: DateKind = "committer",
+        ignore_commits: Sequence[str] = (),
+    ) -> ChildRead:
+        """Start a read that more paths can join (as ``HistoryRead``)."""
+        options = HistoryOptions(history, date, tuple(ignore_commits))
+        return ChildRead(self, Path(folder), as_paths(paths), options)
+
+    def forget(self) -> None:
+        """Drop the answers kept for later reads, here and in the child."""
+        self.memo.clear()
+        self._send(("forget",))
+
+    def shutdown(self) -> None:
+        """End the child (it ends by itself, too, when this process does)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(_ENDED)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdout, self._errors):
+            if stream is not None:
+                stream.close()
+        self._errors = None
+
+    def _send(self, message: tuple[Any, ...]) -> bool:
+        """Write one message to the child, starting it if need be; False: no child."""
+        with self._lock:
+            if self._proc is None and self.failure is None and message[0] == "read":
+                self._start()
+            proc = self._proc
+            if proc is None:
+                return False
+            try:
+                assert proc.stdin is not None
+                _write(proc.stdin, message)
+                return True
+            except OSError as exc:
+                self._lost(f"the git reader process could not be written to ({exc})")
+                return False
+
+    def _start(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH")) if p)
+        self._errors = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen(
+                [self._python, "-c", f"from {__name__} import serve; serve()"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=env,
+            )
+        except OSError as exc:
+            self.failure = f"the git reader process could not be started ({exc})"
+            return
+        assert self._proc.stdin is not None
+        try:
+            import fcntl
+
+            fcntl.fcntl(self._proc.stdin.fileno(), getattr(fcntl, "F_SETPIPE_SZ", _F_SETPIPE_SZ),
+                        _PIPE_BYTES)
+        except (ImportError, OSError):
+            pass  # a smaller pipe: the first write waits for the child to read
+
+    def _receive(self, read: ChildRead) -> GitHistory | None:
+        """The child's answer to the read under way (None: the child is gone)."""
+        proc = self._proc
+        if proc is None or proc.stdout is None:
+            return None
+        try:
+            while (message := _read(proc.stdout)) is not None:
+                if message[0] == "key":
+                    read._found_key(message[1])
+                elif message[0] == "done":
+                    history, self._child_hits = message[1:]
+                    assert isinstance(history, GitHistory)
+                    return history
+                else:  # "failed": the read raised in the child
+                    self._lost(f"the git reader process failed: {message[1]}")
+                    return None
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            self._lost(f"the git reader process could not be read ({exc})")
+            return None
+        self._lost("the git reader process ended")
+        return None
+
+    def _lost(self, why: str) -> None:
+        """The child is not to be used again: say why, with what it printed."""
+        if self._errors is not None:
+            try:
+                self._errors.seek(0)
+                said = self._errors.read().decode("utf-8", "replace").strip()
+            except (OSError, ValueError):
+                said = ""
+            if said:
+                why = f"{why}: {said.splitlines()[-1]}"
+        self.failure = why
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.kill()
+
+
+class ChildRead:
+    """One read of history in the child, joined by more paths while it runs: ``add``,
+    ``close``, ``run`` and ``key`` as ``HistoryRead``'s."""
+
+    def __init__(self, process: HistoryProcess, folder: Path, paths: list[Path],
+                 options: HistoryOptions) -> None:
+        self._process = process
+        self._folder = folder
+        self._options = options
+        self._asked = PathRequests(paths)  # every path asked, for a read here if need be
+        self._key: MemoKey | None = None
+        self._key_known = threading.Event()
+        self.fallback: str | None = None  # why the read ran in this process (None: it did not)
+        self._sent = process._send(("read", str(folder), paths, options))
+
+    def add(self, paths: Iterable[Path]) -> None:
+        """Ask for more paths (absolute); answered by the read under way."""
+        batch = as_paths(paths)
+        if not batch:
+            return
+        self._asked.add(batch)
+        if self._sent:
+            self._sent = self._process._send(("add", batch))
+
+    def close(self) -> None:
+        """No more paths will come."""
+        self._asked.close()
+        if self._sent:
+            self._sent = self._process._send(("close",))
+
+    def run(self) -> GitHistory:
+        """Wait for the child's answer (in a thread that does nothing else); or, with no
+        child, read here."""
+        try:
+            history = self._process._receive(self) if self._sent else None
+            if history is not None:
+                return history
+            self._sent = False
+            self.fallback = self._process.failure or "no git reader process"
+            return run_read(self._folder, self._asked, self._options, True,
+                            self._process.memo, self._found_key)
+        finally:
+            self._key_known.set()
+
+    def key(self) -> MemoKey | None:
+        """The key this read answers under, once the repository is found (as ``HistoryRead``)."""
+        self._key_known.wait()
+        return self._key
+
+    def _found_key(self, key: MemoKey | None) -> None:
+        self._key = key
+        self._key_known.set()
+
+
+def serve() -> None:
+    """The child's loop: one read at a time, until its input ends."""
+    source, sink = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing else may write among the messages
+    memo = HistoryMemo()
+    lock = threading.Lock()
+
+    def send(message: tuple[Any, ...]) -> None:
+        with lock:
+            _write(sink, message)
+
+    walk: threading.Thread | None = None
+    requests = PathRequests(closed=True)
+    try:
+        while (message := _read(source)) is not None:
+            kind = message[0]
+            if kind == "read":
+                if walk is not None:
+                    walk.join()  # the last read was closed: it ends by itself
+                _, folder, paths, options = message
+                requests = PathRequests(paths)
+                walk = threading.Thread(target=_answer,
+                                        args=(Path(folder), requests, options, memo, send))
+                walk.start()
+            elif kind == "add":
+                requests.add(message[1])
+            elif kind == "close":
+                requests.close()
+            elif kind == "forget":
+                if walk is not None:
+                    walk.join()
+                memo.clear()
+    finally:
+        requests.close()
+        if walk is not None:
+            walk.join()
+
+
+def _answer(folder: Path, requests: PathRequests, options: HistoryOptions, memo: HistoryMemo,
+            send: Callable[[tuple[Any, ...]], None]) -> None:
+    """Run one read in the child and send its answer (or why it failed)."""
+    try:
+        history = run_read(folder, requests, options, True, memo,
+                           lambda key: send(("key", key)))
+        send(("done", history, memo.hits))
+    except BaseException:  # the parent reads again itself: it must not wait for ever
+        requests.close()
+        send(("failed", traceback.format_exc(limit=-1).strip()))
+
+
+def _write(stream: IO[bytes], message: tuple[Any, ...]) -> None:
+    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(8, "little") + data)
+    stream.flush()
+
+
+def _read(stream: IO[bytes]) -> Any:
+    """The next message (None: the stream ended)."""
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    size = int.from_bytes(head, "little")
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("a message was cut short")
+    return pickle.loads(data)
