@@ -5,22 +5,30 @@ Three layers, imports one way: ``cli`` -> ``plugin`` (the MkDocs layer) -> ``cor
 and imports only the core, so using it needs no MkDocs build.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
-
 if TYPE_CHECKING:
+    from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
     from mkdocs_sitemap_pro.core.reader import SitemapFile, read_sitemap
+    from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+
+# Loaded when first asked for, not by everything that imports a module of this package:
+# the reader brings lxml, and the git reader's child process needs none of these.
+_FROM = {
+    "Alternate": "mkdocs_sitemap_pro.core.entry",
+    "SitemapEntry": "mkdocs_sitemap_pro.core.entry",
+    "SitemapFile": "mkdocs_sitemap_pro.core.reader",
+    "read_sitemap": "mkdocs_sitemap_pro.core.reader",
+    "WriteReport": "mkdocs_sitemap_pro.core.writer",
+    "write_sitemaps": "mkdocs_sitemap_pro.core.writer",
+}
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded when first asked for, not by every build that imports this package: the
-    # reader (it brings lxml) and ``__version__`` (a look into the installed metadata).
-    if name in ("SitemapFile", "read_sitemap"):
-        from mkdocs_sitemap_pro.core import reader
-
-        value: Any = getattr(reader, name)
+    # ``__version__``: a look into the installed metadata, also when first asked for.
+    if name in _FROM:
+        value: Any = getattr(import_module(_FROM[name]), name)
     elif name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 

@@ -2,18 +2,19 @@
 
 The history is read beside MkDocs' rendering, in a child process (``core/git/child.py``:
 parsing git's output in a thread here would take the GIL from the pages), whose answer a
-worker thread waits for. With ``dependencies``
-on, the read starts when the files are known (``on_files``) and stays open: every file a
-page shows while it converts joins the same walk. ``finish`` closes it and gives what the
-pipeline needs; ``close`` ends a read a failed build left open (it would wait for ever).
+worker thread waits for. With ``dependencies`` on, the read starts when the files are
+known (``on_files``) and stays open: every file a page shows while it converts joins the
+same walk. ``finish`` closes it and gives what the pipeline needs; ``close`` ends a read
+a failed build left open (it would wait for ever).
 
 The instance lives as long as the plugin's (MkDocs keeps it across ``mkdocs serve``
-rebuilds), and so do its child process and the ``HistoryMemo`` there: a rebuild while HEAD, the shallow state and
-the options are unchanged runs one ``git rev-parse`` and no history walk. Under ``mkdocs
-serve`` it also keeps the last build's answers (``known``) and what each page showed: a
-page MkDocs does not render again (its source is not newer than its HTML) is then
-neither asked of git nor looked up in the cache, unless the read's key (HEAD, ...)
-moved, in which case ``finish`` asks for everything before closing the read.
+rebuilds), and so do its child process and the ``HistoryMemo`` there: a rebuild while
+HEAD, the shallow state and the options are unchanged runs one ``git rev-parse`` and no
+history walk. Under ``mkdocs serve`` it also keeps the last build's answers (``known``)
+and what each page showed: a page MkDocs does not render again (its source is not newer
+than its HTML) is then neither asked of git nor looked up in the cache, unless the
+read's key (HEAD, ...) moved, in which case ``finish`` asks for everything before
+closing the read.
 """
 
 from __future__ import annotations

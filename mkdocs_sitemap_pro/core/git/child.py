@@ -15,7 +15,10 @@ says why, for the caller's DEBUG log.
 
 Messages are pickles with an 8-byte length, one process talking to its own child over
 its pipes: ``("read", folder, paths, options)``, ``("add", paths)``, ``("close",)``,
-``("forget",)`` one way; ``("key", key)``, ``("done", history, hits)``, ``("failed", text)`` back.
+``("forget",)`` one way; ``("key", key)``, ``("done", answers, warnings, commits read, top
+level, key, hits, cpu)`` and ``("failed", text)`` back. Paths go as strings and answers
+come back in the order the paths were asked, equal answers as one object: a pickled
+``Path`` takes ten times as long to load as its string, on the thread that renders.
 """
 
 from __future__ import annotations
@@ -31,14 +34,23 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule
+from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule, LastChange
 from mkdocs_sitemap_pro.core.git.history import GitHistory, as_paths, run_read
 from mkdocs_sitemap_pro.core.git.memo import HistoryMemo, MemoKey
 from mkdocs_sitemap_pro.core.git.requests import PathRequests
 
 __all__ = ["ChildRead", "HistoryProcess"]
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[3])  # the folder holding the package
+_PACKAGE_ROOT = str(Path(__file__).absolute().parents[3])  # the folder holding the package
+# The child imports this very copy: from its folder when the usual path (site-packages,
+# the same for the same interpreter) does not hold it, as for a source tree.
+_CHILD_MAIN = (
+    "import sys\n"
+    "if sys.argv[1] not in sys.path: sys.path.insert(0, sys.argv[1])\n"
+    f"from {__name__} import serve\n"
+    "serve()\n"
+    "import os; os._exit(0)\n"  # nothing to tidy: the build waits for this exit
+)
 _PIPE_BYTES = 1 << 20  # a site's first paths fit without waiting for the child to start
 _F_SETPIPE_SZ = 1031  # Linux's fcntl command (the constant is in ``fcntl`` from 3.10 on Linux)
 _ENDED = 5.0  # seconds a child is given to end after its input is closed
@@ -56,6 +68,7 @@ class HistoryProcess:
         self.failure: str | None = None  # why the child is not used (reads run here)
         self.memo = HistoryMemo()  # for reads that run in this process
         self._child_hits = 0
+        self.child_cpu = 0.0  # CPU seconds of the child and its git, as of its last answer
 
     @property
     def hits(self) -> int:
@@ -122,13 +135,11 @@ class HistoryProcess:
                 return False
 
     def _start(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH")) if p)
         self._errors = tempfile.TemporaryFile()
         try:
             self._proc = subprocess.Popen(
-                [self._python, "-c", f"from {__name__} import serve; serve()"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors, env=env,
+                [self._python, "-c", _CHILD_MAIN, _PACKAGE_ROOT],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
             )
         except OSError as exc:
             self.failure = f"the git reader process could not be started ({exc})"
@@ -152,9 +163,10 @@ class HistoryProcess:
                 if message[0] == "key":
                     read._found_key(message[1])
                 elif message[0] == "done":
-                    history, self._child_hits = message[1:]
-                    assert isinstance(history, GitHistory)
-                    return history
+                    answers, warnings, commits_read, top, key, self._child_hits, self.child_cpu = (
+                        message[1:])
+                    return GitHistory(dict(zip(read._order, answers)), warnings=warnings,
+                                      commits_read=commits_read, top=top, key=key)
                 else:  # "failed": the read raised in the child
                     self._lost(f"the git reader process failed: {message[1]}")
                     return None
@@ -190,10 +202,11 @@ class ChildRead:
         self._folder = folder
         self._options = options
         self._asked = PathRequests(paths)  # every path asked, for a read here if need be
+        self._order = list(paths)  # the same, in the order the child answers them
         self._key: MemoKey | None = None
         self._key_known = threading.Event()
         self.fallback: str | None = None  # why the read ran in this process (None: it did not)
-        self._sent = process._send(("read", str(folder), paths, options))
+        self._sent = process._send(("read", str(folder), [os.fspath(p) for p in paths], options))
 
     def add(self, paths: Iterable[Path]) -> None:
         """Ask for more paths (absolute); answered by the read under way."""
@@ -201,8 +214,9 @@ class ChildRead:
         if not batch:
             return
         self._asked.add(batch)
+        self._order.extend(batch)
         if self._sent:
-            self._sent = self._process._send(("add", batch))
+            self._sent = self._process._send(("add", [os.fspath(p) for p in batch]))
 
     def close(self) -> None:
         """No more paths will come."""
@@ -247,19 +261,23 @@ def serve() -> None:
 
     walk: threading.Thread | None = None
     requests = PathRequests(closed=True)
+    order: list[Path] = []
     try:
         while (message := _read(source)) is not None:
             kind = message[0]
             if kind == "read":
                 if walk is not None:
                     walk.join()  # the last read was closed: it ends by itself
-                _, folder, paths, options = message
-                requests = PathRequests(paths)
+                _, folder, names, options = message
+                order = [Path(n) for n in names]  # every path asked, answered in this order
+                requests = PathRequests(order)
                 walk = threading.Thread(target=_answer,
-                                        args=(Path(folder), requests, options, memo, send))
+                                        args=(Path(folder), requests, order, options, memo, send))
                 walk.start()
             elif kind == "add":
-                requests.add(message[1])
+                batch = [Path(n) for n in message[1]]
+                order.extend(batch)  # before the walk can see the batch, or the close after it
+                requests.add(batch)
             elif kind == "close":
                 requests.close()
             elif kind == "forget":
@@ -272,13 +290,16 @@ def serve() -> None:
             walk.join()
 
 
-def _answer(folder: Path, requests: PathRequests, options: HistoryOptions, memo: HistoryMemo,
-            send: Callable[[tuple[Any, ...]], None]) -> None:
+def _answer(folder: Path, requests: PathRequests, order: list[Path], options: HistoryOptions,
+            memo: HistoryMemo, send: Callable[[tuple[Any, ...]], None]) -> None:
     """Run one read in the child and send its answer (or why it failed)."""
     try:
         history = run_read(folder, requests, options, True, memo,
                            lambda key: send(("key", key)))
-        send(("done", history, memo.hits))
+        same: dict[LastChange, LastChange] = {}
+        answers = [same.setdefault(a, a) for a in map(history.last_changed, order)]
+        send(("done", answers, history.warnings, history.commits_read, history.top, history.key,
+              memo.hits, sum(os.times()[:4])))  # the CPU time with git's own
     except BaseException:  # the parent reads again itself: it must not wait for ever
         requests.close()
         send(("failed", traceback.format_exc(limit=-1).strip()))
