@@ -233,18 +233,18 @@ def _entries(
 ) -> list[i18n.Listed]:
     """One entry per listed page: its URL, its date, and its or the default settings."""
     entries = []
+    # An MkDocs option is a descriptor, slow to read: once per build, not once per page.
+    changefreq, priority = options.changefreq, options.priority
     for page in found.pages:
         settings = page.settings
         entries.append(
             i18n.Listed(
                 page.src_uri,
                 SitemapEntry(
-                loc=page.url,
-                lastmod=lastmods.get(page.src_uri),
-                changefreq=settings.changefreq or options.changefreq,
-                    priority=(
-                        settings.priority if settings.priority is not None else options.priority
-                    ),
+                    loc=page.url,
+                    lastmod=lastmods.get(page.src_uri),
+                    changefreq=settings.changefreq or changefreq,
+                    priority=settings.priority if settings.priority is not None else priority,
                 ),
             )
         )

@@ -84,8 +84,12 @@ class Observer:
         if isinstance(path, int):  # a file descriptor: nothing to date
             return
         text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
-        # Relative to the working folder at the time of the call, as open() took it.
-        reads.add(os.path.abspath(text))
+        # Relative to the working folder at the time of the call, as open() took it. Most
+        # reads name an absolute, normal path already: abspath (pure Python) is skipped.
+        if not (text[:1] == os.sep == "/" and "/." not in text and "//" not in text
+                and text[-1] != "/"):
+            text = os.path.abspath(text)
+        reads.add(text)
 
 
 _current: Observer | None = None
