@@ -22,6 +22,7 @@ other work on a shared machine.
 
     python bench/build.py            # 2,000 pages, 5,000 commits, 7 rounds
     python bench/build.py --quick    # 100 pages, 300 commits, 2 rounds
+    python bench/build.py --pair --rounds 21   # plain and sitemap-pro only, side by side
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def main() -> int:
     p.add_argument("--pages", type=int, default=None)
     p.add_argument("--commits", type=int, default=None)
     p.add_argument("--skip-grd", action="store_true", help="leave out git-revision-date-localized")
+    p.add_argument("--pair", action="store_true",
+                   help="only plain and sitemap-pro: each round's two builds follow each other, "
+                        "so the per-round ratio is the least disturbed by a drifting machine")
     args = p.parse_args()
     pages = args.pages or (100 if args.quick else 2_000)
     commits = args.commits or (300 if args.quick else 5_000)
@@ -86,10 +90,13 @@ def main() -> int:
     variants = [
         ("plain", ["search"]),
         ("sitemap-pro", ["search", "sitemap-pro"]),
-        ("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
-        ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
     ]
-    if args.skip_grd:
+    if not args.pair:
+        variants += [
+            ("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
+            ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
+        ]
+    if args.skip_grd or args.pair:
         pass
     elif have_plugin("git-revision-date-localized"):
         variants.append(("git-revision-date", ["search", "git-revision-date-localized"]))
@@ -130,6 +137,8 @@ def main() -> int:
                               C.paired_ratio(cpu["sitemap-pro"], cpu["plain"])))
     lines.append(f"   sitemap-pro adds {m['sitemap-pro'] - m['plain']:+.2f} s to a {m['plain']:.2f} s build")
     for name, what in (("no-view", "html_view pages"), ("no-deps", "observing dependencies")):
+        if name not in m:
+            continue
         lines.append(C.ratio_line(f"{name} / plain", m[name] / m["plain"],
                                   paired=C.paired_ratio(times[name], times["plain"])))
         lines.append(f"   {what} cost {m['sitemap-pro'] - m[name]:+.2f} s "

@@ -19,8 +19,7 @@ front matter lastmod was refused (it may be accepted later).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange
 from mkdocs_sitemap_pro.core.git.memo import MemoKey
@@ -34,8 +33,7 @@ P = TypeVar("P")
 _KEEP = 8  # parts kept at once: one per language of a static-i18n site, and some spare
 
 
-@dataclass(frozen=True)
-class PartKey:
+class PartKey(NamedTuple):
     """What a build's part depends on besides what each page says."""
 
     options: Mapping[str, object]  # the plugin's options, as loaded for the build
@@ -45,8 +43,7 @@ class PartKey:
     missing: tuple[str, ...]  # pages neither rendered nor in the dependency cache
 
 
-@dataclass(frozen=True)
-class Says:
+class Says(NamedTuple):
     """What one page says: its front matter and head, what it showed, git's answers."""
 
     seen: Seen

@@ -21,6 +21,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
@@ -35,8 +36,7 @@ from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.plugin.paths import path_of
 
 
-@dataclass(frozen=True)
-class SitemapPage:
+class SitemapPage(NamedTuple):
     """A page that belongs in the sitemap, with its checked settings."""
 
     src_uri: str

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -38,8 +38,7 @@ __all__ = ["Build", "Part", "site_url_of", "write_sitemap"]
 _HINT = "set site_url in mkdocs.yml to the published address, e.g. https://example.com/docs/"
 
 
-@dataclass(frozen=True)
-class Build:
+class Build(NamedTuple):
     """What the pipeline needs of one finished MkDocs build."""
 
     config: MkDocsConfig
@@ -66,8 +65,7 @@ def site_url_of(config: MkDocsConfig) -> SiteUrl:
         raise PluginError(f"sitemap-pro: site_url {error}; {_HINT}") from None
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     """One build's listed pages, dated: a site's only build, or one language's."""
 
     files: Files

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_sitemap_pro.core.git import GitHistory, HistoryRead
+from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.git.child import ChildRead
 from mkdocs_sitemap_pro.plugin import dating
 from tests.support.dates import D1, D2, D3, day, utc
 from tests.support.git import GitRepo, git_date, git_env
@@ -238,15 +239,15 @@ def test_long_history_stops_at_the_recent_changes(
         reads.append(result)
         return result
 
-    real_run = HistoryRead.run
+    real_run = ChildRead.run
 
-    def spy_run(self: HistoryRead) -> GitHistory:  # the read pages' dependencies join
+    def spy_run(self: ChildRead) -> GitHistory:  # the read pages' dependencies join
         result = real_run(self)
         reads.append(result)
         return result
 
     monkeypatch.setattr(dating.GitHistory, "read", spy)
-    monkeypatch.setattr(HistoryRead, "run", spy_run)
+    monkeypatch.setattr(ChildRead, "run", spy_run)
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     assert len(reads) == 1 and reads[0].commits_read <= 3, [r.commits_read for r in reads]

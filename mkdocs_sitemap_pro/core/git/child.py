@@ -3,22 +3,22 @@ interpreter that renders the pages.
 
 A worker thread parsing git's output competes with MkDocs for the GIL: on the 2,000-page
 bench site, the build's main thread made about 9,000 voluntary context switches with the
-read in a thread, and 1 without it. Here the same read (``history.run_read``, the same
-code) runs in a child Python process that lives as long as its ``HistoryProcess`` (the
-plugin instance's), and so does its ``HistoryMemo``: ``mkdocs serve`` rebuilds keep it.
-The build's process only writes the paths it asks for, and a thread that waits for the
-child reads the answer once.
+read in a thread, and 1 without it. Here the same read (``history.run_read``) runs in a
+child Python process (``child_loop.py``) that lives as long as its ``HistoryProcess``
+(the plugin instance's), and so does its ``HistoryMemo``: ``mkdocs serve`` rebuilds keep
+it. The build's process only writes the paths it asks for, and a thread that waits for
+the child reads the answer once.
 
 If the child cannot be started, or ends without answering, the read runs in this
-process instead (``ChildRead`` keeps every path asked), with the same answers; ``fallback``
-says why, for the caller's DEBUG log.
+process instead (``ChildRead`` keeps every path asked), with the same answers;
+``fallback`` says why, for the caller's DEBUG log.
 
-Messages are pickles with an 8-byte length, one process talking to its own child over
-its pipes: ``("read", folder, paths, options)``, ``("add", paths)``, ``("close",)``,
-``("forget",)`` one way; ``("key", key)``, ``("done", answers, warnings, commits read, top
-level, key, hits, cpu)`` and ``("failed", text)`` back. Paths go as strings and answers
-come back in the order the paths were asked, equal answers as one object: a pickled
-``Path`` takes ten times as long to load as its string, on the thread that renders.
+Messages (``messages.py``): ``("read", folder, paths, options)``, ``("add", paths)``,
+``("close",)``, ``("forget",)`` one way; ``("key", key)``, ``("done", answers, warnings,
+commits read, top level, key, hits, cpu)`` and ``("failed", text)`` back. Paths go as
+strings and answers come back in the order the paths were asked, equal answers as one
+object: a pickled ``Path`` takes ten times as long to load as its string, on the thread
+that renders.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule, LastChange
+from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule
 from mkdocs_sitemap_pro.core.git.history import GitHistory, as_paths, run_read
 from mkdocs_sitemap_pro.core.git.memo import HistoryMemo, MemoKey
+from mkdocs_sitemap_pro.core.git.messages import read_message, write_message
 from mkdocs_sitemap_pro.core.git.requests import PathRequests
 
 __all__ = ["ChildRead", "HistoryProcess"]
@@ -47,7 +47,7 @@ _PACKAGE_ROOT = str(Path(__file__).absolute().parents[3])  # the folder holding 
 _CHILD_MAIN = (
     "import sys\n"
     "if sys.argv[1] not in sys.path: sys.path.insert(0, sys.argv[1])\n"
-    f"from {__name__} import serve\n"
+    "from mkdocs_sitemap_pro.core.git.child_loop import serve\n"
     "serve()\n"
     "import os; os._exit(0)\n"  # nothing to tidy: the build waits for this exit
 )
@@ -128,7 +128,7 @@ class HistoryProcess:
                 return False
             try:
                 assert proc.stdin is not None
-                _write(proc.stdin, message)
+                write_message(proc.stdin, message)
                 return True
             except OSError as exc:
                 self._lost(f"the git reader process could not be written to ({exc})")
@@ -159,7 +159,7 @@ class HistoryProcess:
         if proc is None or proc.stdout is None:
             return None
         try:
-            while (message := _read(proc.stdout)) is not None:
+            while (message := read_message(proc.stdout)) is not None:
                 if message[0] == "key":
                     read._found_key(message[1])
                 elif message[0] == "done":
@@ -246,78 +246,3 @@ class ChildRead:
     def _found_key(self, key: MemoKey | None) -> None:
         self._key = key
         self._key_known.set()
-
-
-def serve() -> None:
-    """The child's loop: one read at a time, until its input ends."""
-    source, sink = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing else may write among the messages
-    memo = HistoryMemo()
-    lock = threading.Lock()
-
-    def send(message: tuple[Any, ...]) -> None:
-        with lock:
-            _write(sink, message)
-
-    walk: threading.Thread | None = None
-    requests = PathRequests(closed=True)
-    order: list[Path] = []
-    try:
-        while (message := _read(source)) is not None:
-            kind = message[0]
-            if kind == "read":
-                if walk is not None:
-                    walk.join()  # the last read was closed: it ends by itself
-                _, folder, names, options = message
-                order = [Path(n) for n in names]  # every path asked, answered in this order
-                requests = PathRequests(order)
-                walk = threading.Thread(target=_answer,
-                                        args=(Path(folder), requests, order, options, memo, send))
-                walk.start()
-            elif kind == "add":
-                batch = [Path(n) for n in message[1]]
-                order.extend(batch)  # before the walk can see the batch, or the close after it
-                requests.add(batch)
-            elif kind == "close":
-                requests.close()
-            elif kind == "forget":
-                if walk is not None:
-                    walk.join()
-                memo.clear()
-    finally:
-        requests.close()
-        if walk is not None:
-            walk.join()
-
-
-def _answer(folder: Path, requests: PathRequests, order: list[Path], options: HistoryOptions,
-            memo: HistoryMemo, send: Callable[[tuple[Any, ...]], None]) -> None:
-    """Run one read in the child and send its answer (or why it failed)."""
-    try:
-        history = run_read(folder, requests, options, True, memo,
-                           lambda key: send(("key", key)))
-        same: dict[LastChange, LastChange] = {}
-        answers = [same.setdefault(a, a) for a in map(history.last_changed, order)]
-        send(("done", answers, history.warnings, history.commits_read, history.top, history.key,
-              memo.hits, sum(os.times()[:4])))  # the CPU time with git's own
-    except BaseException:  # the parent reads again itself: it must not wait for ever
-        requests.close()
-        send(("failed", traceback.format_exc(limit=-1).strip()))
-
-
-def _write(stream: IO[bytes], message: tuple[Any, ...]) -> None:
-    data = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-    stream.write(len(data).to_bytes(8, "little") + data)
-    stream.flush()
-
-
-def _read(stream: IO[bytes]) -> Any:
-    """The next message (None: the stream ended)."""
-    head = stream.read(8)
-    if len(head) < 8:
-        return None
-    size = int.from_bytes(head, "little")
-    data = stream.read(size)
-    if len(data) < size:
-        raise EOFError("a message was cut short")
-    return pickle.loads(data)

@@ -26,6 +26,7 @@ import os
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
 
@@ -35,8 +36,7 @@ CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
 _VERSION = 1
 
 
-@dataclass(frozen=True)
-class Cached:
+class Cached(NamedTuple):
     """One page's observation: the files it showed and, for a listing page, its posts."""
 
     files: frozenset[str] = frozenset()  # absolute paths

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import pathspec
 
@@ -26,8 +27,7 @@ __all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
 Lastmod = dt.date | dt.datetime | None
 
 
-@dataclass(frozen=True)
-class Dependencies:
+class Dependencies(NamedTuple):
     """What every page of the build showed, and the files that must not date pages."""
 
     pages: Mapping[str, PageDependencies]

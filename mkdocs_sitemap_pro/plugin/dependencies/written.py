@@ -16,8 +16,8 @@ import glob
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["WrittenRules", "rules_for", "written_dependencies"]
 
@@ -27,8 +27,7 @@ _INCLUDE = re.compile(r"""\{%-?\s*include(?:-markdown)?\s+(["'])(.+?)\1""")
 _MAX_FILES = 10_000  # a guard against include cycles through globs
 
 
-@dataclass(frozen=True)
-class WrittenRules:
+class WrittenRules(NamedTuple):
     """Which include syntaxes are active, and where pymdownx.snippets looks for files."""
 
     snippet_bases: tuple[Path, ...] = ()  # empty: pymdownx.snippets is not in use
