@@ -65,7 +65,10 @@ class HistoryProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._errors: IO[bytes] | None = None
         self._lock = threading.Lock()  # one message written at a time
-        self.failure: str | None = None  # why the child is not used (reads run here)
+        # Why the child is not used (reads run here): a frozen application's executable
+        # is the application, not a Python that runs ``-c``.
+        self.failure: str | None = (
+            "this Python is a frozen application" if getattr(sys, "frozen", False) else None)
         self.memo = HistoryMemo()  # for reads that run in this process
         self._child_hits = 0
         self.child_cpu = 0.0  # CPU seconds of the child and its git, as of its last answer

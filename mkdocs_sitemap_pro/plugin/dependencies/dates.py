@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pathspec
@@ -35,13 +34,12 @@ class Dependencies(NamedTuple):
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A page's date and the file that decided it ('' when its own source did)."""
 
     when: dt.datetime
     file: str = ""
-    notes: tuple[str, ...] = field(default=())  # files left out, for DEBUG
+    notes: tuple[str, ...] = ()  # files left out, for DEBUG
 
 
 def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
