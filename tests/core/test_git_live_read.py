@@ -299,3 +299,32 @@ def test_a_child_that_is_not_python_leaves_the_read_to_this_process(tmp_path: Pa
     assert read.fallback is not None and "git reader process" in read.fallback
     assert isinstance(history.last_changed(top / "docs/api.md"), Known)
     process.shutdown()
+
+
+def test_forget_while_a_read_is_open_does_not_wait_for_it(tmp_path: Path) -> None:
+    """The plugin may forget mid-build: the open read goes on, the next one walks afresh."""
+    repo = _repo(tmp_path)
+    top = repo.path
+    paths = [top / p for p in PAGES]
+    process = HistoryProcess()
+    try:
+        first = process.read(top / "docs", paths)
+        first.close()
+        assert first.run().commits_read > 0
+        second = process.read(top / "docs", paths[:1])
+        worker, result = _run_in_thread(second)
+        second.key()
+        process.forget()  # the read is still open: the child must not wait for it
+        second.add(paths[1:])
+        second.close()
+        worker.join(30)
+        assert not worker.is_alive() and second.fallback is None
+        assert result[0].commits_read == 0, "the read under way kept its memo"
+        third = process.read(top / "docs", paths)
+        third.close()
+        again = third.run()
+        assert again.commits_read > 0 and third.fallback is None, "forgotten: walked again"
+        assert _answers(again, paths) == _answers(result[0], paths)
+        assert process.hits == 1
+    finally:
+        process.shutdown()

@@ -15,7 +15,7 @@ process instead (``ChildRead`` keeps every path asked), with the same answers;
 
 Messages (``messages.py``): ``("read", folder, paths, options)``, ``("add", paths)``,
 ``("close",)``, ``("forget",)`` one way; ``("key", key)``, ``("done", answers, warnings,
-commits read, top level, key, hits, cpu)`` and ``("failed", text)`` back. Paths go as
+commits read, top level, key, memo hit, cpu)`` and ``("failed", text)`` back. Paths go as
 strings and answers come back in the order the paths were asked, equal answers as one
 object: a pickled ``Path`` takes ten times as long to load as its string, on the thread
 that renders.
@@ -166,8 +166,8 @@ class HistoryProcess:
                 if message[0] == "key":
                     read._found_key(message[1])
                 elif message[0] == "done":
-                    answers, warnings, commits_read, top, key, self._child_hits, self.child_cpu = (
-                        message[1:])
+                    answers, warnings, commits_read, top, key, hit, self.child_cpu = message[1:]
+                    self._child_hits += hit
                     return GitHistory(dict(zip(read._order, answers)), warnings=warnings,
                                       commits_read=commits_read, top=top, key=key)
                 else:  # "failed": the read raised in the child

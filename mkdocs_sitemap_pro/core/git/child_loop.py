@@ -57,10 +57,8 @@ def serve() -> None:
                 requests.add(batch)
             elif kind == "close":
                 requests.close()
-            elif kind == "forget":
-                if walk is not None:
-                    walk.join()
-                memo.clear()
+            elif kind == "forget":  # a read under way keeps the memo it started with
+                memo = HistoryMemo()
     finally:
         requests.close()
         if walk is not None:
@@ -71,12 +69,13 @@ def _answer(folder: Path, requests: PathRequests, order: list[Path], options: Hi
             memo: HistoryMemo, send: Callable[[tuple[Any, ...]], None]) -> None:
     """Run one read in the child and send its answer (or why it failed)."""
     try:
+        hits = memo.hits
         history = run_read(folder, requests, options, True, memo,
                            lambda key: send(("key", key)))
         same: dict[LastChange, LastChange] = {}
         answers = [same.setdefault(a, a) for a in map(history.last_changed, order)]
         send(("done", answers, history.warnings, history.commits_read, history.top, history.key,
-              memo.hits, sum(os.times()[:4])))  # the CPU time with git's own
+              memo.hits - hits, sum(os.times()[:4])))  # the CPU time with git's own
     except BaseException:  # the parent reads again itself: it must not wait for ever
         requests.close()
         send(("failed", traceback.format_exc(limit=-1).strip()))
