@@ -10,7 +10,8 @@ it. The build's process only writes the paths it asks for, and a thread that wai
 the child reads the answer once.
 
 If the child cannot be started, or ends without answering, the read runs in this
-process instead (``ChildRead`` keeps every path asked), with the same answers;
+process instead (``ChildRead`` is a ``HistoryRead`` that keeps every path asked), with the
+same answers;
 ``fallback`` says why, for the caller's DEBUG log.
 
 Messages (``messages.py``): ``("read", folder, paths, options)``, ``("add", paths)``,
@@ -33,11 +34,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryOptions, HistoryRule
-from mkdocs_sitemap_pro.core.git.history import GitHistory, as_paths, run_read
-from mkdocs_sitemap_pro.core.git.memo import HistoryMemo, MemoKey
+from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryRule
+from mkdocs_sitemap_pro.core.git.history import GitHistory, HistoryRead, as_paths
+from mkdocs_sitemap_pro.core.git.memo import HistoryMemo
 from mkdocs_sitemap_pro.core.git.messages import read_message, write_message
-from mkdocs_sitemap_pro.core.git.requests import PathRequests
 
 __all__ = ["ChildRead", "HistoryProcess"]
 
@@ -93,8 +93,8 @@ class HistoryProcess:
         ignore_commits: Sequence[str] = (),
     ) -> ChildRead:
         """Start a read that more paths can join (as ``HistoryRead``)."""
-        options = HistoryOptions(history, date, tuple(ignore_commits))
-        return ChildRead(self, Path(folder), as_paths(paths), options)
+        return ChildRead(self, folder, paths, history=history, date=date,
+                         ignore_commits=ignore_commits)
 
     def forget(self) -> None:
         """Drop the answers kept for later reads, here and in the child."""
@@ -195,57 +195,54 @@ class HistoryProcess:
             proc.kill()
 
 
-class ChildRead:
-    """One read of history in the child, joined by more paths while it runs: ``add``,
-    ``close``, ``run`` and ``key`` as ``HistoryRead``'s."""
+class ChildRead(HistoryRead):
+    """A ``HistoryRead`` that the child answers: ``add`` and ``close`` go to the child too,
+    and ``run`` waits for its answer. With no child, ``run`` walks here, as a
+    ``HistoryRead``'s does: its requests hold every path asked."""
 
-    def __init__(self, process: HistoryProcess, folder: Path, paths: list[Path],
-                 options: HistoryOptions) -> None:
+    def __init__(
+        self,
+        process: HistoryProcess,
+        folder: Path,
+        paths: Iterable[Path],
+        *,
+        history: HistoryRule = "first-parent",
+        date: DateKind = "committer",
+        ignore_commits: Sequence[str] = (),
+    ) -> None:
+        asked = as_paths(paths)
+        super().__init__(folder, asked, history=history, date=date,
+                         ignore_commits=ignore_commits, memo=process.memo)
         self._process = process
-        self._folder = folder
-        self._options = options
-        self._asked = PathRequests(paths)  # every path asked, for a read here if need be
-        self._order = list(paths)  # the same, in the order the child answers them
-        self._key: MemoKey | None = None
-        self._key_known = threading.Event()
+        self._order = asked  # every path asked, in the order the child answers them
         self.fallback: str | None = None  # why the read ran in this process (None: it did not)
-        self._sent = process._send(("read", str(folder), [os.fspath(p) for p in paths], options))
+        self._sent = process._send(
+            ("read", str(self._folder), [os.fspath(p) for p in asked], self._options))
 
     def add(self, paths: Iterable[Path]) -> None:
-        """Ask for more paths (absolute); answered by the read under way."""
         batch = as_paths(paths)
         if not batch:
             return
-        self._asked.add(batch)
+        super().add(batch)
         self._order.extend(batch)
         if self._sent:
             self._sent = self._process._send(("add", [os.fspath(p) for p in batch]))
 
     def close(self) -> None:
-        """No more paths will come."""
-        self._asked.close()
+        super().close()
         if self._sent:
             self._sent = self._process._send(("close",))
 
     def run(self) -> GitHistory:
         """Wait for the child's answer (in a thread that does nothing else); or, with no
-        child, read here."""
-        try:
-            history = self._process._receive(self) if self._sent else None
+        child, walk here."""
+        if self._sent:
+            try:
+                history = self._process._receive(self)
+            finally:
+                self._key_known.set()
             if history is not None:
                 return history
             self._sent = False
-            self.fallback = self._process.failure or "no git reader process"
-            return run_read(self._folder, self._asked, self._options, True,
-                            self._process.memo, self._found_key)
-        finally:
-            self._key_known.set()
-
-    def key(self) -> MemoKey | None:
-        """The key this read answers under, once the repository is found (as ``HistoryRead``)."""
-        self._key_known.wait()
-        return self._key
-
-    def _found_key(self, key: MemoKey | None) -> None:
-        self._key = key
-        self._key_known.set()
+        self.fallback = self._process.failure or "no git reader process"
+        return super().run()

@@ -163,7 +163,7 @@ class HistoryRead:
         """Walk until every path asked is answered and the read is closed."""
         try:
             return run_read(self._folder, self._requests, self._options, True, self._memo,
-                        self._found_key)
+                            self._found_key)
         finally:
             self._key_known.set()  # also when git failed before the repository was found
 
