@@ -18,21 +18,9 @@ import pytest
 from tests.support.dates import day, utc
 from tests.support.git import git_date
 from tests.support.git_calls import GitCalls, subcommand
-from tests.support.serving import SERVE_URL, Serving
+from tests.support.serving import SERVE_URL, Serving, snippet_site
 from tests.support.sites import Built, Site
 
-
-def _site(site: Site, pages: int = 5) -> Site:
-    site.repo.write(".gitignore", "site/\nserved/\n.cache/\n")
-    site.config["markdown_extensions"] = ["pymdownx.snippets"]
-    site.write_config()
-    for i in range(pages):
-        site.page(f"p{i}.md", f'# P{i}\n\n--8<-- "parts/p{i}.md"\n')
-        site.repo.write(f"parts/p{i}.md", f"part {i}\n")
-    site.commit("pages", day(1))
-    site.repo.write("parts/p1.md", "part 1, changed\n")
-    site.commit("part 1", day(3))
-    return site
 
 
 def lastmods(built: Built) -> dict[str, str]:
@@ -52,7 +40,7 @@ def logs(calls: list[str]) -> list[str]:
 def test_a_rebuild_runs_no_git_log_while_nothing_is_committed(
     site: Site, tmp_path: Path, dirty: bool, dependencies: bool, history: str
 ) -> None:
-    _site(site)
+    snippet_site(site)
     site.set_options(dependencies=dependencies, git_history=history)
     git = GitCalls(tmp_path / "bin")
     with Serving(site, dirty=dirty, env=git.env) as serving:
@@ -74,7 +62,7 @@ def test_a_rebuild_runs_no_git_log_while_nothing_is_committed(
 
 
 def test_after_a_commit_the_next_rebuild_carries_its_date(site: Site, tmp_path: Path) -> None:
-    _site(site)
+    snippet_site(site)
     git = GitCalls(tmp_path / "bin")
     with Serving(site, env=git.env) as serving:
         before = lastmods(serving.rebuild())
@@ -104,7 +92,7 @@ def test_after_a_commit_the_next_rebuild_carries_its_date(site: Site, tmp_path: 
 
 
 def test_changed_options_read_history_again(site: Site, tmp_path: Path) -> None:
-    _site(site)
+    snippet_site(site)
     git = GitCalls(tmp_path / "bin")
     with Serving(site, env=git.env) as serving:
         committer = lastmods(serving.rebuild())
@@ -122,7 +110,7 @@ def test_changed_options_read_history_again(site: Site, tmp_path: Path) -> None:
 
 def test_two_repositories_in_one_process_do_not_share_answers(tmp_path: Path) -> None:
     # The same files, committed at other dates: the same plugin instance must not mix them.
-    a = _site(Site(tmp_path / "a"))
+    a = snippet_site(Site(tmp_path / "a"))
     b = Site(tmp_path / "b")
     b.repo.write(".gitignore", "site/\nserved/\n.cache/\n")
     b.config["markdown_extensions"] = ["pymdownx.snippets"]
@@ -142,7 +130,7 @@ def test_two_repositories_in_one_process_do_not_share_answers(tmp_path: Path) ->
 
 
 def test_the_git_worker_and_child_end_with_on_shutdown(site: Site) -> None:
-    _site(site)
+    snippet_site(site)
     with Serving(site) as serving:
         lastmods(serving.rebuild())
         lastmods(serving.rebuild())
@@ -165,7 +153,7 @@ def _stamps(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def test_a_rebuild_that_changes_nothing_writes_nothing(site: Site) -> None:
-    _site(site)
+    snippet_site(site)
     with Serving(site, dirty=True) as serving:
         first = lastmods(serving.rebuild())
         written = _stamps(serving.site_dir)
@@ -180,7 +168,7 @@ def test_a_rebuild_that_changes_nothing_writes_nothing(site: Site) -> None:
 
 
 def test_a_saved_front_matter_change_shows_in_the_next_dirty_rebuild(site: Site) -> None:
-    _site(site)
+    snippet_site(site)
     with Serving(site, dirty=True) as serving:
         assert "p3/" in lastmods(serving.rebuild())
         site.page("p3.md", "---\nsitemap:\n  exclude: true\n---\n# P3\n")
@@ -193,7 +181,7 @@ def test_a_saved_front_matter_change_shows_in_the_next_dirty_rebuild(site: Site)
 
 def test_unshallowing_while_serving_is_read_again(site: Site, tmp_path: Path) -> None:
     # HEAD stays the same commit; only the shallow boundary moves.
-    _site(site)
+    snippet_site(site)
     site.repo.write("parts/p4.md", "part 4, later\n")
     site.commit("part 4", day(5))
     clone = tmp_path / "clone"

@@ -19,7 +19,7 @@ from tests.plugin.test_i18n import make_site
 from tests.support.dates import day, utc
 from tests.support.git import git_date
 from tests.support.hreflang import read_with_alternates
-from tests.support.serving import SERVE_URL, Serving
+from tests.support.serving import SERVE_URL, Serving, snippet_site
 from tests.support.sites import SITE_URL, Site
 
 Urls = dict[str, dict[str, str]]
@@ -56,21 +56,9 @@ class Twins:
         return {loc[len(SERVE_URL):]: fields for loc, fields in urls.items()}
 
 
-def _site(site: Site, pages: int = 6) -> Site:
-    site.repo.write(".gitignore", "site/\nserved*/\n.cache/\n")
-    site.config["markdown_extensions"] = ["pymdownx.snippets"]
-    site.write_config()
-    for i in range(pages):
-        site.page(f"p{i}.md", f'# P{i}\n\n--8<-- "parts/p{i}.md"\n')
-        site.repo.write(f"parts/p{i}.md", f"part {i}\n")
-    site.commit("pages", day(1))
-    site.repo.write("parts/p1.md", "part 1, changed\n")
-    site.commit("part 1", day(3))
-    return site
-
 
 def test_saves_front_matter_pages_commits_and_options_while_serving(site: Site) -> None:
-    _site(site)
+    snippet_site(site, 6)
     with Twins(site) as twins:
         first = twins.rebuild()
         assert first["p1/"]["lastmod"] == utc(day(3)) and first["p2/"]["lastmod"] == utc(day(1))
@@ -116,6 +104,15 @@ def test_saves_front_matter_pages_commits_and_options_while_serving(site: Site) 
         assert "p4/" in twins.rebuild()
 
 
+def _with_hook(site: Site, name: str, source: str) -> Site:
+    """The site with an MkDocs hook ``hooks/<name>.py``, committed on day 4."""
+    site.repo.write(f"hooks/{name}.py", source)
+    site.config["hooks"] = [f"hooks/{name}.py"]
+    site.write_config()
+    site.commit("hook", day(4))
+    return site
+
+
 FAIL_HOOK = """import os
 
 def on_post_build(config):
@@ -126,11 +123,7 @@ def on_post_build(config):
 
 def test_a_failed_rebuild_leaves_nothing_stale(site: Site) -> None:
     """A page written by a rebuild that then failed is judged by what it is on disk."""
-    _site(site)
-    site.repo.write("hooks/fail.py", FAIL_HOOK)
-    site.config["hooks"] = ["hooks/fail.py"]
-    site.write_config()
-    site.commit("hook", day(4))
+    _with_hook(snippet_site(site, 6), "fail", FAIL_HOOK)
     with Twins(site) as twins:
         assert "p3/" in twins.rebuild()
         (site.root / "fail-now").write_text("", encoding="utf-8")
@@ -157,11 +150,7 @@ def on_post_build(config):
 
 
 def test_a_page_whose_html_another_plugin_replaced(site: Site) -> None:
-    _site(site)
-    site.repo.write("hooks/stub.py", STUB_HOOK)
-    site.config["hooks"] = ["hooks/stub.py"]
-    site.write_config()
-    site.commit("hook", day(4))
+    _with_hook(snippet_site(site, 6), "stub", STUB_HOOK)
     with Twins(site) as twins:
         assert "p1/" in twins.rebuild()
         (site.root / "stub-p1").write_text("", encoding="utf-8")
@@ -213,7 +202,7 @@ POST_B = "---\ndate: 2024-02-07\ncategories: [News]\n---\n# B\n\n{}\n"
 
 def test_a_deleted_site_folder_is_built_afresh(site: Site) -> None:
     """Every page is rendered again, and listed as before."""
-    _site(site)
+    snippet_site(site, 6)
     with Twins(site) as twins:
         first = twins.rebuild()
         shutil.rmtree(twins.warm.site_dir)
@@ -221,7 +210,7 @@ def test_a_deleted_site_folder_is_built_afresh(site: Site) -> None:
 
 
 def test_lastmod_mtime_follows_each_save(site: Site) -> None:
-    _site(site)
+    snippet_site(site, 6)
     site.set_options(lastmod="mtime")
     with Twins(site) as twins:
         twins.rebuild()
@@ -236,7 +225,7 @@ def test_lastmod_mtime_follows_each_save(site: Site) -> None:
 def test_the_dependency_cache_holds_the_last_save_after_serving(site: Site) -> None:
     """A save that changes no include is written to the cache when serving ends, for a
     later ``mkdocs build --dirty`` that does not render the page."""
-    _site(site)
+    snippet_site(site, 6)
     site.build()
     with Serving(site, dirty=True, own_plugins=True) as serving:
         assert serving.rebuild().error is None
@@ -270,7 +259,7 @@ def test_a_translated_site_while_serving(site: Site) -> None:
 
 
 def test_a_lastmod_refused_as_future_is_accepted_once_it_is_not(site: Site) -> None:
-    _site(site)
+    snippet_site(site, 6)
     site.page("soon.md", "---\nsitemap:\n  lastmod: 2030-01-03\n---\n# Soon\n")
     site.commit("soon", day(4))
     env = {"SOURCE_DATE_EPOCH": str(EPOCH)}
@@ -281,7 +270,7 @@ def test_a_lastmod_refused_as_future_is_accepted_once_it_is_not(site: Site) -> N
 
 
 def test_a_build_time_fallback_follows_the_build_time(site: Site) -> None:
-    _site(site)
+    snippet_site(site, 6)
     site.set_options(lastmod_fallback="build_time")
     site.page("untracked.md", "# Not committed\n")
     env = {"SOURCE_DATE_EPOCH": str(EPOCH)}
@@ -292,7 +281,7 @@ def test_a_build_time_fallback_follows_the_build_time(site: Site) -> None:
 
 
 def test_without_dependencies_a_commit_dates_pages_not_rendered_again(site: Site) -> None:
-    _site(site)
+    snippet_site(site, 6)
     site.set_options(dependencies=False)
     with Twins(site) as twins:
         assert twins.rebuild()["p2/"]["lastmod"] == utc(day(1))

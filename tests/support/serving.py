@@ -23,10 +23,26 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 
+from tests.support.dates import day
 from tests.support.git import git_env
 from tests.support.sites import Built, Site, _cwd, _environ, _ListHandler
 
 SERVE_URL = "http://127.0.0.1:8000/"
+
+
+def snippet_site(site: Site, pages: int = 5) -> Site:
+    """Pages ``p0``..``p<n-1>``, each including ``parts/p<i>.md`` through pymdownx.snippets,
+    committed on day 1; ``parts/p1.md`` changed on day 3 (so ``p1/`` is dated by it)."""
+    site.repo.write(".gitignore", "site/\nserved*/\n.cache/\n")
+    site.config["markdown_extensions"] = ["pymdownx.snippets"]
+    site.write_config()
+    for i in range(pages):
+        site.page(f"p{i}.md", f'# P{i}\n\n--8<-- "parts/p{i}.md"\n')
+        site.repo.write(f"parts/p{i}.md", f"part {i}\n")
+    site.commit("pages", day(1))
+    site.repo.write("parts/p1.md", "part 1, changed\n")
+    site.commit("part 1", day(3))
+    return site
 
 
 class Serving:

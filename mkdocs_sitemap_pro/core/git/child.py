@@ -11,8 +11,7 @@ the child reads the answer once.
 
 If the child cannot be started, or ends without answering, the read runs in this
 process instead (``ChildRead`` is a ``HistoryRead`` that keeps every path asked), with the
-same answers;
-``fallback`` says why, for the caller's DEBUG log.
+same answers; ``fallback`` says why, for the caller's DEBUG log.
 
 Messages (``messages.py``): ``("read", folder, paths, options)``, ``("add", paths)``,
 ``("close",)``, ``("forget",)`` one way; ``("key", key)``, ``("done", answers, warnings,
