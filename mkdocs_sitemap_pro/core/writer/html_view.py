@@ -22,6 +22,7 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
 from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
 from mkdocs_sitemap_pro.core.entry import Alternate
+from mkdocs_sitemap_pro.core.urls import xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
 
@@ -44,9 +45,11 @@ class ViewFile:
 
 
 class _Row(NamedTuple):
-    """One URL as its ``<url>`` element says it: the texts of its fields."""
+    """One URL as its ``<url>`` element says it: the texts of its fields, ``loc_xml`` as
+    written (its five special characters escaped: the same text is valid HTML)."""
 
     loc: str
+    loc_xml: str
     lastmod: str | None
     changefreq: str | None
     priority: str | None
@@ -56,16 +59,21 @@ class _Row(NamedTuple):
 # The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
 _FIELD = re.compile(r"<(lastmod|changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
+_LASTMOD_ONLY = ("<lastmod>", "</lastmod>")  # the usual text after </loc>: no regex for it
 
 
 def _row(item: Item) -> _Row:
     """The fields of one written ``<url>`` element, from its text."""
-    fields = dict(_FIELD.findall(item[4]))
+    after = item[4]
+    start, end = _LASTMOD_ONLY
+    if after.startswith(start) and after.endswith(end) and after.count("<") == 2:
+        return _Row(item[0], item[1], after[len(start):-len(end)], None, None, ())
+    fields = dict(_FIELD.findall(after))
     alternates = tuple(
-        Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(item[4])
+        Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(after)
     ) if item[5] else ()
     # item[0] is the loc whose XML escape item[1] was written.
-    return _Row(item[0], fields.get("lastmod"), fields.get("changefreq"),
+    return _Row(item[0], item[1], fields.get("lastmod"), fields.get("changefreq"),
                 fields.get("priority"), alternates)
 
 
@@ -117,9 +125,9 @@ def _date_cell(text: str | None) -> str:
     shown, key = _readable(text)
     if not shown:
         return '<td class="date none" data-label="Last modified" data-value="">–</td>'
-    exact = escape(text or "")
-    return (f'<td class="date" data-label="Last modified" data-value="{escape(key)}">'
-            f'<time datetime="{exact}" title="{exact}">{escape(shown)}</time></td>')
+    exact = xml_escape(text or "")  # (XML's escape is HTML's, and quick on dates)
+    return (f'<td class="date" data-label="Last modified" data-value="{xml_escape(key)}">'
+            f'<time datetime="{exact}" title="{exact}">{xml_escape(shown)}</time></td>')
 
 
 def _page(title: str, heading: str, summary: str, head_row: str, rows: list[str],
@@ -150,17 +158,22 @@ def _cell(css: str, label: str, content: str) -> str:
     return f'<td{css_attr} data-label="{label}">{content}</td>'
 
 
-def _url_row(entry: _Row, base: str, base_html: str, columns: tuple[bool, bool, bool]) -> str:
-    """One table row; ``base_html`` is ``base`` escaped (once per page, not per row)."""
-    loc = entry.loc
-    href = escape(loc)
-    if loc.startswith(base) and loc != base:
-        shown = f'<span class="base">{base_html}</span>{escape(loc[len(base):])}'
+def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, bool]) -> str:
+    """One table row; ``base_xml`` is ``base`` escaped as the writer escapes (once per page).
+
+    The written, escaped loc serves as the link and the shown text: escaping maps each
+    character alone, so the escape of the part after ``base`` follows ``base_xml``."""
+    loc, href = entry.loc, entry.loc_xml
+    if loc != base and loc.startswith(base) and href.startswith(base_xml):
+        shown = f'<span class="base">{base_xml}</span>{href[len(base_xml):]}'
     else:
         shown = href
-    cells = [f'<td class="url" data-label="URL"><a href="{href}">{shown}</a></td>',
-             _date_cell(entry.lastmod)]
+    row = (f'<tr><td class="url" data-label="URL"><a href="{href}">{shown}</a></td>'
+           f'{_date_cell(entry.lastmod)}')
     has_freq, has_priority, has_langs = columns
+    if not (has_freq or has_priority or has_langs):
+        return row + "</tr>"
+    cells = [row]
     if has_freq:
         cells.append(_cell("", "Change frequency", escape(entry.changefreq or "")))
     if has_priority:
@@ -172,7 +185,7 @@ def _url_row(entry: _Row, base: str, base_html: str, columns: tuple[bool, bool, 
             for alt in entry.alternates
         )
         cells.append(_cell("langs", "Languages", links))
-    return "<tr>" + "".join(cells) + "</tr>"
+    return "".join(cells) + "</tr>"
 
 
 def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
@@ -187,8 +200,8 @@ def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
     head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
                                  '<th scope="col" class="num">Priority</th>',
                                  '<th scope="col">Languages</th>'), columns) if on]
-    base_html = escape(base)
-    rows = [_url_row(entry, base, base_html, columns) for entry in entries]
+    base_xml = xml_escape(base)
+    rows = [_url_row(entry, base, base_xml, columns) for entry in entries]
     count = len(entries)
     summary = f'<strong class="count">{count:,}</strong> URL{"" if count == 1 else "s"} in ' \
               f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'
