@@ -23,6 +23,11 @@ other work on a shared machine.
     python bench/build.py            # 2,000 pages, 5,000 commits, 7 rounds
     python bench/build.py --quick    # 100 pages, 300 commits, 2 rounds
     python bench/build.py --pair --rounds 21   # plain and sitemap-pro only, side by side
+    python bench/build.py --split --rounds 15  # one option off at a time (where the cost is)
+
+``--split`` builds plain, ``enabled: false`` (the plugin loaded, nothing done),
+``lastmod: none`` (pages and writer, no git), ``dependencies: false`` (git, no
+observation) and the defaults, and prints each against plain.
 """
 
 from __future__ import annotations
@@ -66,6 +71,9 @@ def main() -> int:
     p.add_argument("--pair", action="store_true",
                    help="only plain and sitemap-pro: each round's two builds follow each other, "
                         "so the per-round ratio is the least disturbed by a drifting machine")
+    p.add_argument("--split", action="store_true",
+                   help="plain, enabled: false, lastmod: none, dependencies: false and the "
+                        "defaults: what each part of the plugin adds")
     args = p.parse_args()
     pages = args.pages or (100 if args.quick else 2_000)
     commits = args.commits or (300 if args.quick else 5_000)
@@ -91,12 +99,18 @@ def main() -> int:
         ("plain", ["search"]),
         ("sitemap-pro", ["search", "sitemap-pro"]),
     ]
-    if not args.pair:
+    if args.split:
+        variants += [
+            ("off", ["search", "sitemap-pro:", "  enabled: false"]),
+            ("no-git", ["search", "sitemap-pro:", "  lastmod: none"]),
+            ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
+        ]
+    elif not args.pair:
         variants += [
             ("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
             ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
         ]
-    if args.skip_grd or args.pair:
+    if args.skip_grd or args.pair or args.split:
         pass
     elif have_plugin("git-revision-date-localized"):
         variants.append(("git-revision-date", ["search", "git-revision-date-localized"]))
@@ -143,6 +157,10 @@ def main() -> int:
                                   paired=C.paired_ratio(times[name], times["plain"])))
         lines.append(f"   {what} cost {m['sitemap-pro'] - m[name]:+.2f} s "
                      f"(sitemap-pro minus {name}, medians)")
+    for name in ("off", "no-git"):
+        if name in m:
+            lines.append(C.ratio_line(f"{name} / plain", m[name] / m["plain"],
+                                      paired=C.paired_ratio(times[name], times["plain"])))
     if "git-revision-date" in m:
         lines.append(C.ratio_line("git-revision-date / plain", m["git-revision-date"] / m["plain"],
                                   paired=C.paired_ratio(times["git-revision-date"], times["plain"])))

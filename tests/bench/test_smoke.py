@@ -23,12 +23,14 @@ RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
 
 @pytest.mark.parametrize(
     "script",
-    ["git_dates.py", "generator.py", "build.py", "dependencies.py", "serve.py", "instructions.py"],
+    ["git_dates.py", "generator.py", "build.py", "build.py --split", "dependencies.py",
+     "serve.py", "instructions.py"],
 )
 def test_bench_quick(script: str, tmp_path: Path) -> None:
+    name, *flags = script.split()
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1")
     res = subprocess.run(
-        [sys.executable, str(BENCH / script), "--quick", "--work-dir", str(tmp_path)],
+        [sys.executable, str(BENCH / name), *flags, "--quick", "--work-dir", str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,
@@ -37,3 +39,6 @@ def test_bench_quick(script: str, tmp_path: Path) -> None:
     out = res.stdout + res.stderr
     assert res.returncode == 0, out[-4000:]
     assert RATIO.search(res.stdout), out[-4000:]
+    if "--split" in flags:  # every part of the plugin against plain
+        for part in ("off", "no-git", "no-deps"):
+            assert re.search(rf"^ratio {part} / plain: \d+\.\d+x", res.stdout, re.MULTILINE), out[-4000:]
