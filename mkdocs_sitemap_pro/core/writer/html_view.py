@@ -59,15 +59,16 @@ class _Row(NamedTuple):
 # The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
 _FIELD = re.compile(r"<(lastmod|changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
-_LASTMOD_ONLY = ("<lastmod>", "</lastmod>")  # the usual text after </loc>: no regex for it
+# The usual text after </loc>, a lastmod alone, is read without the regex.
+_LASTMOD_OPEN, _LASTMOD_CLOSE = "<lastmod>", "</lastmod>"
 
 
 def _row(item: Item) -> _Row:
     """The fields of one written ``<url>`` element, from its text."""
     after = item[4]
-    start, end = _LASTMOD_ONLY
-    if after.startswith(start) and after.endswith(end) and after.count("<") == 2:
-        return _Row(item[0], item[1], after[len(start):-len(end)], None, None, ())
+    if after.startswith(_LASTMOD_OPEN) and after.endswith(_LASTMOD_CLOSE) and after.count("<") == 2:
+        lastmod = after[len(_LASTMOD_OPEN):-len(_LASTMOD_CLOSE)]
+        return _Row(item[0], item[1], lastmod, None, None, ())
     fields = dict(_FIELD.findall(after))
     alternates = tuple(
         Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(after)
@@ -164,7 +165,7 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
     The written, escaped loc serves as the link and the shown text: escaping maps each
     character alone, so the escape of the part after ``base`` follows ``base_xml``."""
     loc, href = entry.loc, entry.loc_xml
-    if loc != base and loc.startswith(base) and href.startswith(base_xml):
+    if loc != base and loc.startswith(base):
         shown = f'<span class="base">{base_xml}</span>{href[len(base_xml):]}'
     else:
         shown = href
