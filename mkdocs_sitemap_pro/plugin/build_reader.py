@@ -3,9 +3,10 @@
 The history is read beside MkDocs' rendering, in a child process (``core/git/child.py``:
 parsing git's output in a thread here would take the GIL from the pages), whose answer a
 worker thread waits for. With ``dependencies`` on, the read starts when the files are
-known (``on_files``) and stays open: every file a page shows while it converts joins the
-same walk. ``finish`` closes it and gives what the pipeline needs; ``close`` ends a read
-a failed build left open (it would wait for ever).
+known (``on_files``) and stays open while pages convert: every file a page shows joins
+the same walk. Once every page is converted (``on_env``) nothing more can join, and the
+read is closed, so that git answers while templates render; ``finish`` gives what the
+pipeline needs; ``close`` ends a read a failed build left open (it would wait for ever).
 
 The instance lives as long as the plugin's (MkDocs keeps it across ``mkdocs serve``
 rebuilds), and so do its child process and the ``HistoryMemo`` there: a rebuild while
@@ -66,6 +67,11 @@ class BuildReader:
     def tracking(self) -> bool:
         return self._tracker is not None
 
+    @property
+    def taking_paths(self) -> bool:
+        """Whether the read under way still takes paths (closed once every page is known)."""
+        return self._live is not None and not self._live.closed
+
     def reset(self, options: SitemapProConfig, keep: bool = False) -> None:
         """A new build starts, with the options loaded for it: forget the last one (a
         read left open is closed). MkDocs keeps a plugin with ``on_startup`` across
@@ -98,9 +104,13 @@ class BuildReader:
         """Start the read for the source pages (``dependencies: false``), once all are
         known (``ids``: their identities, under ``mkdocs serve``)."""
         self._asked = set()
-        self._start(config, self._sources(files, same=self._same_pages(ids)))
+        # With no earlier answers, finish asks nothing more: git may answer while the
+        # pages render.
+        self._start(config, self._sources(files, same=self._same_pages(ids)),
+                    complete=self._known is None)
 
-    def _start(self, config: MkDocsConfig, sources: list[Path]) -> None:
+    def _start(self, config: MkDocsConfig, sources: list[Path], complete: bool = False) -> None:
+        """Start the read (``complete``: of every path it will be asked, closed at once)."""
         self._live = self.process.read(
             Path(config.docs_dir),
             sources,
@@ -108,6 +118,8 @@ class BuildReader:
             date=self._options.git_date,
             ignore_commits=self._ignored(),
         )
+        if complete:
+            self._live.close()
         self._history = self._submit(self._live.run)
 
     def all_pages_known(self, files: Files, ids: list[Identity] | None = None) -> None:
@@ -121,6 +133,11 @@ class BuildReader:
             moved = self._asked_every = self._known is not None and self._moved()
             self._live.add(self._sources(files, every=moved, same=same and not moved))
             self._tracker.recall(files, same and not moved and ids == self._carried.ids, moved)
+            # Every page is converted: no file is shown from here on (``listing`` names
+            # posts, which are pages), and ``finish`` asks nothing more of a read that
+            # asked everything when the key moved. Closing now lets git answer while
+            # the templates render, so the build does not wait for it at the end.
+            self._live.close()
 
     def _moved(self) -> bool:
         """Whether the read's key is not the last build's (HEAD moved, say)."""

@@ -204,6 +204,43 @@ def test_an_excluded_or_untracked_file_dates_no_page(site: Site) -> None:
     assert "sitemap-pro: page 'draft.md': dated by its own source (nothing it shows changed later)" in debug
 
 
+WATCH_HOOK = '''
+from pathlib import Path
+
+def _note(config, when):
+    reader = config.plugins["sitemap-pro"].reader
+    with open(Path(config.config_file_path).parent / "taking.log", "a") as log:
+        log.write(f"{when} {reader.taking_paths}\\n")
+
+def on_page_markdown(markdown, page, config, files):
+    _note(config, "converting")
+
+def on_page_context(context, page, config, nav):
+    _note(config, "rendering")
+'''
+
+
+@pytest.mark.parametrize("dependencies", [True, False])
+def test_the_read_is_closed_before_templates_render(site: Site, dependencies: bool) -> None:
+    """Once every page is converted, no file can join the read: it is closed then, so git
+    answers while the templates render, and every page is still dated by what it shows."""
+    _site(site, "first-parent", dependencies=dependencies)
+    site.repo.write("hooks/watch.py", WATCH_HOOK)
+    site.config["hooks"] = [*site.config["hooks"], "hooks/watch.py"]
+    site.write_config()
+    built = site.build(strict=True)
+    want = expected(site.root, "first-parent",
+                    SHOWS if dependencies else {p: [] for p in SHOWS})
+    assert lastmods(built) == want
+    seen = (site.root / "taking.log").read_text().split("\n")
+    # With dependencies, pages join the read as they convert; without, the read starts
+    # once every page is converted, with every source, closed at once.
+    converting = {line for line in seen if line.startswith("converting")}
+    assert converting == {f"converting {dependencies}"}
+    rendering = [line for line in seen if line.startswith("rendering")]
+    assert len(rendering) == len(built.sitemap()) and set(rendering) == {"rendering False"}
+
+
 def test_dependencies_false_dates_by_the_source(site: Site) -> None:
     _site(site, "first-parent", dependencies=False)
     built = site.build(strict=True)

@@ -220,7 +220,7 @@ class ChildRead(HistoryRead):
 
     def add(self, paths: Iterable[Path]) -> None:
         batch = as_paths(paths)
-        if not batch:
+        if not batch or self.closed:  # a closed read has its answer
             return
         super().add(batch)
         self._order.extend(batch)
@@ -228,6 +228,8 @@ class ChildRead(HistoryRead):
             self._sent = self._process._send(("add", [os.fspath(p) for p in batch]))
 
     def close(self) -> None:
+        if self.closed:  # closed early (every path known), and again at the end
+            return
         super().close()
         if self._sent:
             self._sent = self._process._send(("close",))

@@ -159,6 +159,11 @@ class HistoryRead:
         """No more paths will come."""
         self._requests.close()
 
+    @property
+    def closed(self) -> bool:
+        """Whether ``close`` was called (later paths are not answered)."""
+        return self._requests.closed
+
     def run(self) -> GitHistory:
         """Walk until every path asked is answered and the read is closed."""
         try:
