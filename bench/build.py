@@ -150,24 +150,19 @@ def main() -> int:
     lines.append(C.ratio_line("CPU time sitemap-pro / plain", rc, f"<= {GOAL}x", rc <= GOAL,
                               C.paired_ratio(cpu["sitemap-pro"], cpu["plain"])))
     lines.append(f"   sitemap-pro adds {m['sitemap-pro'] - m['plain']:+.2f} s to a {m['plain']:.2f} s build")
+
+    def versus(a: str, b: str = "plain") -> str:
+        return C.ratio_line(f"{a} / {b}", m[a] / m[b], paired=C.paired_ratio(times[a], times[b]))
+
     for name, what in (("no-view", "html_view pages"), ("no-deps", "observing dependencies")):
         if name not in m:
             continue
-        lines.append(C.ratio_line(f"{name} / plain", m[name] / m["plain"],
-                                  paired=C.paired_ratio(times[name], times["plain"])))
+        lines.append(versus(name))
         lines.append(f"   {what} cost {m['sitemap-pro'] - m[name]:+.2f} s "
                      f"(sitemap-pro minus {name}, medians)")
-    for name in ("off", "no-git"):
-        if name in m:
-            lines.append(C.ratio_line(f"{name} / plain", m[name] / m["plain"],
-                                      paired=C.paired_ratio(times[name], times["plain"])))
+    lines += [versus(name) for name in ("off", "no-git") if name in m]
     if "git-revision-date" in m:
-        lines.append(C.ratio_line("git-revision-date / plain", m["git-revision-date"] / m["plain"],
-                                  paired=C.paired_ratio(times["git-revision-date"], times["plain"])))
-        lines.append(C.ratio_line("git-revision-date / sitemap-pro",
-                                  m["git-revision-date"] / m["sitemap-pro"],
-                                  paired=C.paired_ratio(times["git-revision-date"],
-                                                        times["sitemap-pro"])))
+        lines += [versus("git-revision-date"), versus("git-revision-date", "sitemap-pro")]
     C.print_summary(lines)
     return 0
 
