@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 __all__ = [
     "CHUNK_BYTES", "GZIP_LEVEL", "StagedFiles", "TwinWriter", "gzip_bytes", "open_new",
-    "remove_leftovers",
+    "remove_leftovers", "replace_file",
 ]
 
 # zlib level for the .gz files. 6 is zlib's own default: sitemaps (repetitive ASCII)
@@ -35,6 +35,21 @@ CHUNK_BYTES = 1 << 20
 def open_new(path: Path) -> BinaryIO:
     """Create ``path`` for writing; fail if it exists (temporary names are unique)."""
     return open(path, "xb")
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write one file whole or not at all (a cache file): a unique temporary name in the
+    same folder (created with its parents), renamed over ``path``. ``OSError`` on failure,
+    with no temporary file left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open_new(temp) as out:
+            out.write(data)
+        os.replace(temp, path)
+    except OSError:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def _gzip_stream(fileobj: BinaryIO) -> gzip.GzipFile:

@@ -152,6 +152,9 @@ class SitemapProConfig(base.Config):
     dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
     html_view = c.Type(bool, default=True)
+    cache = c.Type(bool, default=True)  # keep the history map and dependency records
+    cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
+    git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback
     # The option is `validate`; the trailing underscore (MkDocs strips it) keeps
     # Config.validate(), the method MkDocs calls, from being shadowed.
     validate_ = c.Type(bool, default=False)

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Generic, NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange
-from mkdocs_sitemap_pro.core.git.memo import MemoKey
+from mkdocs_sitemap_pro.core.git import MapKey
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 from mkdocs_sitemap_pro.plugin.pages import Identity, Seen
 from mkdocs_sitemap_pro.plugin.paths import path_of
@@ -39,7 +39,7 @@ class PartKey(NamedTuple):
     options: Mapping[str, object]  # the plugin's options, as loaded for the build
     context: tuple[object, ...]  # what other plugins decide: redirect stubs, mike's version
     pages: list[Identity]  # every documentation page, in order
-    history: MemoKey | None  # the key of the git answers (None: no git answers)
+    history: MapKey | None  # the key of the git answers (None: no git answers)
     missing: tuple[str, ...]  # pages neither rendered nor in the dependency cache
 
 

@@ -1,12 +1,18 @@
 """The ``sitemap-pro`` MkDocs plugin: hooks only, each a few lines into the MkDocs layer.
 
-The work lives in modules that know nothing of hooks: ``pages`` (which pages),
-``build_reader`` (git and what pages show), ``dating`` (their lastmod), ``pipeline``
-(the steps after the build), and the core.
+The work lives in modules that know nothing of hooks: ``history`` (the git history map,
+read in the background), ``dependencies`` (what pages show), ``pages`` (which pages),
+``dating`` (their lastmod), ``pipeline`` (the steps after the build), and the core.
+
+A page's path through the plugin: ``on_files`` knows it; ``on_pre_page`` ..
+``on_page_content`` observe what it shows (``Tracker``); ``on_env`` waits for the
+history map, so its date is known before ``on_page_context`` renders it; ``on_post_page``
+records its head; ``on_post_build`` collects, dates and writes it as a ``<url>``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -15,14 +21,22 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
+from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.plugin import pipeline, theme
-from mkdocs_sitemap_pro.plugin.build_reader import BuildReader
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
+from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
+from mkdocs_sitemap_pro.plugin.dependencies.observer import Observer
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+from mkdocs_sitemap_pro.plugin.history import MAP_FILE, BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput
 from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts
 from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, PageCollector, identities
+from mkdocs_sitemap_pro.plugin.report import log
 
 # A page's conversion window opens before every other plugin and closes after all.
 FIRST, LAST = 1e9, -1e9
@@ -34,16 +48,15 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     supports_multiple_instances = False
 
     def __init__(self) -> None:
-        self._collector: PageCollector | None = None
-        self._files: Files | None = None
-        self._ids: list[Identity] | None = None
-        self._last_ids: list[Identity] | None = None  # the last build's, under serve
-        self._build_time = get_build_datetime()
         self._serving = False
-        self._reader: BuildReader | None = None
+        self._build: _Build | None = None
+        self._history = BuildHistory()  # the git walk, and the last map (serve)
+        self._observer: Observer | None = None  # one audit hook for the instance's life
+        self._cache: DependencyCache | None = None  # what pages showed, across builds
         self._kept = KeptPages()  # what pages said, across the builds of `mkdocs serve`
         self._output = KeptOutput()  # the sitemap files last written, ditto
         self._parts: KeptParts[pipeline.Part] = KeptParts()  # what was made of pages, ditto
+        self._last_ids: list[Identity] | None = None  # the last build's pages, ditto
         self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -61,40 +74,28 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._keep_language_build(config)
         else:
             self._languages.clear()
-        # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
-        self._build_time = get_build_datetime()
-        # What pages said is kept for the next build only where one follows (serve).
-        kept = self._kept if self._serving else None
-        self._collector = PageCollector(
-            self.config.exclude, self._build_time, redirected_pages(config), kept
-        )
-        self._files, self._ids = None, None
-        self.reader.reset(self.config, keep=self._serving)
-        return None
-
-    @event_priority(-100)
-    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files | None:
-        # Dating by dependencies: start reading git now, beside the pages' conversion;
-        # the files each page shows join this same read as the page is converted.
-        if self.config.enabled and self.config.lastmod == "git" and self.config.dependencies:
-            self.reader.start_live(config, files)
+        self._build = _Build(config, self.config, self._serving, self._kept)
+        # Git history is walked beside MkDocs' reading of the pages, from now on.
+        if self.config.lastmod == "git":
+            self._history.start(Path(config.docs_dir), self._history_options(),
+                                self._cache_file(config, MAP_FILE), self.config.git_timeout)
+        if self.config.lastmod == "git" and self.config.dependencies:
+            self._build.tracker = Tracker(config, self._observer_(), self._dependency_cache(config))
         return None
 
     @event_priority(FIRST)
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         # Every file read from here to on_page_content went into this page.
-        self.reader.page_opens()
+        if self._build is not None and self._build.tracker is not None:
+            self._build.tracker.open()
         return None
 
     @event_priority(LAST)
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        # MkDocs drops front matter that YAML rejects without a word, leaving it in the
-        # Markdown: notice it here (one hook per page fewer than a page_markdown one).
-        if self._collector is not None:
-            self._collector.note_markdown(page, page.markdown or "")
-        self.reader.page_closes(page)
+        if self._build is not None:
+            self._build.converted(page)
         return None
 
     @event_priority(LAST)
@@ -102,24 +103,22 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any
     ) -> Any:
         # After Material's blog has chosen the posts a listing page shows.
-        self.reader.page_lists(page, context)
+        if self._build is not None and self._build.tracker is not None:
+            self._build.tracker.listing(page, context)
         return context
 
     @event_priority(-100)
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
-        if not self.config.enabled:
+        if self._build is None:
             return env
-        # By now every plugin has added its pages (a blog's archive, say): keep the list,
-        # and under serve what identifies each page, to tell whether the last build's
-        # work holds for this one.
-        self._files = files
-        self._ids = self._identities(files) if self._serving else None
-        # Read git history beside MkDocs' rendering: the build waits for git only if
-        # git is slower than the rendering.
-        if self.reader.tracking:
-            self.reader.all_pages_known(files, self._ids)
-        elif self.config.lastmod == "git":
-            self.reader.start(config, files, self._ids)
+        # Every page is converted and every plugin has added its pages: what pages not
+        # rendered showed comes from the cache, and the dates are known from here on,
+        # before any template renders.
+        self._build.files = files
+        if self._build.tracker is not None:
+            self._build.tracker.recall(files)
+        if self._history.started:
+            self._build.history = self._history.dates()
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env
@@ -127,8 +126,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     @event_priority(-100)
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         # The rendered head is the last word on noindex and canonical links.
-        if self._collector is not None:
-            self._collector.record(page, output)
+        if self._build is not None:
+            self._build.collector.record(page, output)
         return None
 
     @event_priority(-200)
@@ -143,49 +142,44 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
 
     def on_build_error(self, *, error: Exception) -> None:
-        # A read left open would wait for paths for ever.
-        self.reader.close()
-        # Pages rendered before the failure were written, but never said what they
-        # showed: nothing kept about pages holds for the next build.
-        self.reader.drop_pages()
+        # A walk left running would hold git; pages rendered before the failure never
+        # said what they showed: nothing kept about pages holds for the next build.
+        self._history.stop()
+        self._build = None
         self._kept.clear()
         self._parts.clear()
 
     def on_shutdown(self) -> None:
-        # The git worker belongs to this instance; it ends with MkDocs.
-        self.reader.shutdown()
+        # The git walk belongs to this instance; it ends with MkDocs.
+        self._history.stop()
         self.forget()
 
     def forget(self) -> None:
         """Drop what is kept across builds: the next one reads git and pages afresh."""
-        self.reader.forget()
+        self._history.forget()
+        self._cache = None
         self._kept.clear()
         self._output.clear()
         self._parts.clear()
-
-    @property
-    def reader(self) -> BuildReader:
-        """The build's git read, made once the options are loaded."""
-        if self._reader is None:
-            self._reader = BuildReader(self.config)
-        return self._reader
+        self._last_ids = None
 
     def _finished_build(self, config: MkDocsConfig) -> pipeline.Build | None:
         """What the pipeline needs of the build that has just rendered its pages."""
-        if not self.config.enabled or self._collector is None or self._files is None:
+        build, self._build = self._build, None
+        if build is None or build.files is None:
             return None
-        history, dependencies = self.reader.finish(self._files)
+        ids = self._identities(build.files) if self._serving else None
         return pipeline.Build(
             config=config,
-            files=self._files,
-            collector=self._collector,
-            history=history,
-            build_time=self._build_time,
+            files=build.files,
+            collector=build.collector,
+            history=build.history,
+            build_time=build.build_time,
             serving=self._serving,
-            dependencies=dependencies,
+            dependencies=build.dependencies(self.config),
             kept_output=self._output,
             kept_parts=self._parts if self._serving else None,
-            pages=self._ids,
+            pages=ids,
         )
 
     def _identities(self, files: Files) -> list[Identity]:
@@ -202,3 +196,65 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build = self._finished_build(config)
         if build is not None:
             self._languages.keep(build, build.files)
+
+    def _history_options(self) -> HistoryOptions:
+        option = self.config.ignore_commits
+        ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
+        return HistoryOptions(self.config.git_history, self.config.git_date, tuple(ignored))
+
+    def _cache_file(self, config: MkDocsConfig, name: str) -> Path | None:
+        """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
+        if not self.config.cache:
+            return None
+        return _project(config) / self.config.cache_dir / name
+
+    def _observer_(self) -> Observer:
+        if self._observer is None:
+            self._observer = Observer()
+        return self._observer
+
+    def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
+        """The project's dependency cache, kept while it is the same file."""
+        path = self._cache_file(config, CACHE_FILE)
+        if self._cache is None or self._cache.path != path:
+            self._cache = DependencyCache(_project(config), path)
+        else:
+            self._cache.refresh()
+        return self._cache
+
+
+class _Build:
+    """What one build has gathered so far (made at ``on_config``, used up at the end)."""
+
+    def __init__(self, config: MkDocsConfig, options: SitemapProConfig, serving: bool,
+                 kept: KeptPages) -> None:
+        # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
+        self.build_time = get_build_datetime()
+        # What pages said is kept for the next build only where one follows (serve).
+        self.collector = PageCollector(options.exclude, self.build_time,
+                                       redirected_pages(config), kept if serving else None)
+        self.tracker: Tracker | None = None
+        self.history: GitHistory | None = None
+        self.files: Files | None = None
+
+    def converted(self, page: Page) -> None:
+        """A page's Markdown is HTML now: what it read, and front matter MkDocs dropped."""
+        # MkDocs drops front matter that YAML rejects without a word, leaving it in the
+        # Markdown: notice it here (one hook per page fewer than a page_markdown one).
+        self.collector.note_markdown(page, page.markdown or "")
+        if self.tracker is not None:
+            self.tracker.close(page)
+
+    def dependencies(self, options: SitemapProConfig) -> Dependencies | None:
+        """What every page showed (None without ``dependencies``)."""
+        if self.tracker is None or self.files is None:
+            return None
+        shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
+        if trouble:
+            log.debug(f"the dependency cache could not be written: {trouble}")
+        return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing))
+
+
+def _project(config: MkDocsConfig) -> Path:
+    """The folder of mkdocs.yml, which relative cache paths start from."""
+    return Path(config.config_file_path or "mkdocs.yml").parent

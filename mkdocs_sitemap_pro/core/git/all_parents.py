@@ -10,7 +10,8 @@ parent *with a non-empty diff* only, so a user format cannot tell which parent a
 section belongs to; ``--pretty=raw`` says it with ``(from <parent>)``.
 
 An ignored commit, merge or not, passes every file on to its first parent, so naming a
-merge ignores what that merge brought in, as under ``first-parent``.
+merge ignores what that merge brought in, as under ``first-parent``. Files whose chain
+reaches the base (``walk.Base``) take the base's answer there.
 """
 
 from __future__ import annotations
@@ -50,9 +51,8 @@ class AllParentsWalk(Walk):
         when_line = b""
         sections: dict[bytes, list[bytes]] = {}
         names: list[bytes] | None = None
+        base = self.base.head if self.base is not None else None
         commits = 0
-        if self.satisfied():
-            return True
         try:
             for tokens in chunks:
                 for tok in tokens:
@@ -71,11 +71,18 @@ class AllParentsWalk(Walk):
                     if first[0] != sha:
                         if files is not None:
                             self._step(sha, files, parents, sections, when_line)
-                            if not self.open or (not self.asked and self.satisfied()):
+                            if not self.open:
                                 return True
                         sha = first[0]
-                        commits += 1
                         files = self.pending.pop(sha, None)
+                        if sha == base and files is not None:
+                            before = len(files)
+                            files = self.from_base(files) or None
+                            self.open -= before - (len(files) if files else 0)
+                            if not self.open:
+                                return True
+                        else:
+                            commits += 1
                         sections = {}
                         if files is not None:
                             parents, when_line = _raw_header(tok, date_prefix)
@@ -122,7 +129,6 @@ class AllParentsWalk(Walk):
                 self._give(parents[0], files)
             else:
                 self.open -= len(files)
-                self.drop(files)
             return
         remaining = files
         if len(parents) <= 1:
@@ -134,7 +140,6 @@ class AllParentsWalk(Walk):
                     self._give(parents[0], remaining)
                 else:  # absent from a root: only after an ignored commit added it
                     self.open -= len(remaining)
-                    self.drop(remaining)
             remaining = changed
         else:
             for parent in parents:

@@ -2,9 +2,8 @@
 
 Agrees with ``git log -1 --first-parent -- <file>``: one ``git log --first-parent -m
 --name-only`` walk from HEAD (merges show their diff against the first parent only); a
-file is answered by the first commit that lists it, wanted or not yet asked for (so a
-name asked later is answered from memory if the walk has passed it). An ignored
-commit's names are skipped.
+file is answered by the first commit that lists it. An ignored commit's names are skipped. Reaching the base (``walk.Base``), every file still open that
+the base knows takes the base's answer.
 """
 
 from __future__ import annotations
@@ -34,12 +33,11 @@ class FirstParentWalk(Walk):
         # prefixed with "\n"; names are never empty, so "" always starts a record.
         pending = set(self.want)
         ignored = self.ignored
+        base = self.base.head if self.base is not None else None
         state = 0  # 0: a header comes next, 1: the first name, 2: more names
         sha = iso = b""
         skip = False
         commits = 0
-        if self.satisfied():
-            return True
         try:
             for tokens in chunks:
                 for tok in tokens:
@@ -48,6 +46,11 @@ class FirstParentWalk(Walk):
                         continue
                     if state == 0:
                         sha, _, iso = tok.partition(b" ")
+                        if sha == base:
+                            pending = self.from_base(pending)
+                            if not pending:
+                                return True
+                            base = None
                         commits += 1
                         skip = sha in ignored
                         state = 1
@@ -61,7 +64,7 @@ class FirstParentWalk(Walk):
                             continue
                         pending.discard(tok)
                         self.answer(tok, sha, self._when(sha, iso))
-                        if not pending or (not self.asked and self.satisfied()):
+                        if not pending:
                             return True
             return False
         finally:

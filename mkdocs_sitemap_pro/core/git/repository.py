@@ -12,12 +12,12 @@ import os
 import posixpath
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import Unknown
-from mkdocs_sitemap_pro.core.git.process import run_git
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 from mkdocs_sitemap_pro.core.realpaths import RealPaths
 
 __all__ = [
@@ -68,7 +68,8 @@ def read_ignore_revs_file(path: Path) -> list[str]:
     return revs
 
 
-def find_repository(folder: Path, warnings: list[str]) -> Repository | Unknown:
+def find_repository(folder: Path, warnings: list[str],
+                    processes: GitProcesses | None = None) -> Repository | Unknown:
     """The repository ``folder`` lies in (one ``rev-parse``), or why there is no history."""
     if not folder.is_dir():
         warnings.append(f"{folder} is not a folder, so its files cannot be dated from git history.")
@@ -76,7 +77,7 @@ def find_repository(folder: Path, warnings: list[str]) -> Repository | Unknown:
     status, out, err = run_git(
         ["rev-parse", "--show-toplevel", "--is-shallow-repository",
          "--git-path", "shallow", "--verify", "-q", "HEAD^{commit}"],
-        folder,
+        folder, processes=processes,
     )
     lines = out.decode("utf-8", "surrogateescape").splitlines()
     if len(lines) < 3:
@@ -138,7 +139,8 @@ def git_names(
 
 
 def tracked_files(
-    top: str, candidates: set[bytes], warnings: list[str], *, whole: bool = False
+    top: str, candidates: set[bytes], warnings: list[str], *, whole: bool = False,
+    processes: GitProcesses | None = None,
 ) -> set[bytes]:
     """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``).
 
@@ -151,14 +153,14 @@ def tracked_files(
     common = b"" if whole else _common_folder(candidates)
     if common:
         args += ["--", common]
-    status, out, err = run_git(args, top)
+    status, out, err = run_git(args, top, processes=processes)
     if status != 0:
         warnings.append(f"git ls-tree failed in {top}: {err}")
         return set()
     return set(out.split(b"\0")) - {b""}
 
 
-def match_tracked(name: bytes, tracked: set[bytes]) -> bytes | None:
+def match_tracked(name: bytes, tracked: Container[bytes]) -> bytes | None:
     """The tracked name for a path, also across Unicode NFC/NFD spellings, or None."""
     if name in tracked:
         return name
@@ -170,7 +172,8 @@ def match_tracked(name: bytes, tracked: set[bytes]) -> bytes | None:
     return None
 
 
-def resolve_ignored(top: str, commits: Sequence[str], warnings: list[str]) -> frozenset[bytes]:
+def resolve_ignored(top: str, commits: Sequence[str], warnings: list[str],
+                    processes: GitProcesses | None = None) -> frozenset[bytes]:
     """Full SHAs of ``ignore_commits`` (one ``cat-file``); warn about unknown ones."""
     names = list(dict.fromkeys(s.strip() for s in commits if s.strip()))
     good = [n for n in names if is_commit_id(n)]
@@ -183,7 +186,8 @@ def resolve_ignored(top: str, commits: Sequence[str], warnings: list[str]) -> fr
         return frozenset()
     query = "".join(f"{n}^{{commit}}\n" for n in good).encode()
     status, out, err = run_git(
-        ["cat-file", "--batch-check=%(objectname) %(objecttype)"], top, stdin=query
+        ["cat-file", "--batch-check=%(objectname) %(objecttype)"], top, stdin=query,
+        processes=processes,
     )
     lines = out.decode("utf-8", "replace").splitlines()
     shas: set[bytes] = set()

@@ -1,21 +1,18 @@
 """The files each page showed, kept between builds for pages ``--dirty`` does not render.
 
 ``mkdocs build --dirty`` and ``mkdocs serve --dirty`` skip unchanged pages, so nothing
-observes what they include. The last observation is kept in
-``.cache/plugin/sitemap-pro/dependencies.json`` beside mkdocs.yml, where Material keeps
-its plugins' caches. Entries are keyed by the page's source path (src_uri) and hold the
-SHA-256 of the source they were observed with: an entry is used only while the source
-is unchanged (a content hash needs no git process, and sees uncommitted edits too). The
-source's stamp (mtime, size, inode) is stored beside it: while the stamp is the same, a
-later build takes the stored hash instead of reading the source again.
-Paths are stored relative to the folder of mkdocs.yml, so the cache survives a move.
+observes what they include. The last observation is kept in ``dependencies.json`` in
+``cache_dir`` (with ``cache: false``, in memory only, for the builds of one process).
+Entries are keyed by the page's source path (src_uri) and hold the SHA-256 of the source
+they were observed with: an entry is used only while the source is unchanged (a content
+hash needs no git process, and sees uncommitted edits too). The source's stamp (mtime,
+size, inode) is stored beside it: while the stamp is the same, a later build takes the
+stored hash instead of reading the source again. Paths are stored relative to the
+folder of mkdocs.yml, so the cache survives a move.
 
 One instance serves every build of a process (``mkdocs serve``): the file is read once
 while it stays as this instance last wrote it, a source is hashed again only when its
-stamp (size, mtime, inode) changed, and an unchanged cache is not rewritten. A page the
-build did not render (``--dirty``: its source is not newer than its HTML) and that shows
-what its entry says keeps its entry as written, without looking at its source; each
-entry's JSON text is kept, so rewriting the file after one page changed joins strings.
+stamp changed, and an unchanged cache is not rewritten.
 """
 
 from __future__ import annotations
@@ -28,11 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
 
 __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 
-CACHE_FILE = Path(".cache", "plugin", "sitemap-pro", "dependencies.json")
+CACHE_FILE = "dependencies.json"  # in cache_dir
 _VERSION = 1
 
 
@@ -51,28 +49,26 @@ class _Made:
     stamp: Stamp
     cached: Cached
     entry: dict[str, object]
-    text: str = ""  # '"src_uri": {...}' as json.dumps writes it; made when first joined
 
 
 class DependencyCache:
     """The cache file of one project: read once, written once at the end of a build."""
 
-    def __init__(self, project: Path) -> None:
+    def __init__(self, project: Path, path: Path | None) -> None:
         self._project = project
-        self.path = project / CACHE_FILE
+        self.path = path  # None: kept in memory only
         self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._pages: dict[str, dict[str, object]] = {}
         self._digests: dict[str, tuple[Stamp, str]] = {}
         self._written: Stamp | None = None  # the file's stamp as last read or written here
         self._decoded: dict[str, tuple[str, Cached]] = {}  # src_uri -> (digest, entry)
         self._made: dict[str, _Made] = {}  # src_uri -> its entry as last made here
-        self._out: dict[str, _Made] | None = None  # the entries of the last save
-        self._order: list[str] = []  # their src_uris, sorted
-        self._behind = False  # the last save left the file behind (see ``save_changed``)
         self._load()
 
     def _load(self) -> None:
         self._pages = {}
+        if self.path is None:
+            return
         try:
             stamp = file_stamp(self.path)
             data = json.loads(self.path.read_text(encoding="utf-8"))
@@ -85,7 +81,8 @@ class DependencyCache:
 
     def refresh(self) -> None:
         """A new build: read the file again unless it is as this instance wrote it."""
-        if self._written is None or file_stamp(self.path) != self._written:
+        if self.path is not None and (self._written is None
+                                      or file_stamp(self.path) != self._written):
             self._written = None
             self._load()
 
@@ -111,11 +108,6 @@ class DependencyCache:
         self._decoded[src_uri] = (str(digest), cached)
         return cached
 
-    @property
-    def saved(self) -> bool:
-        """Whether this instance has saved (so ``save_changed`` can start from that)."""
-        return self._out is not None
-
     def save(
         self, pages: Mapping[str, tuple[Path, Cached]], unrendered: Collection[str] = ()
     ) -> str | None:
@@ -134,42 +126,7 @@ class DependencyCache:
             if made is not None:
                 out[src_uri] = made
         entries = {src_uri: made.entry for src_uri, made in out.items()}
-        return self._write(out, sorted(out), entries != self._pages, joined=False)
-
-    def save_changed(self, pages: Mapping[str, tuple[Path, Cached]]) -> str | None:
-        """``save`` for a build with the pages of the last one saved, of which only
-        ``pages`` (those it rendered) may say something new.
-
-        When no page shows anything new and only sources changed (a save that changed
-        no include), the file is written later (``flush``, at the end of ``mkdocs
-        serve``, or with the next change): an entry for an older source is never used
-        for the new one (its digest differs), so until then the file is only behind.
-        """
-        assert self._out is not None, "save_changed follows a save"
-        out, order, changed, shows = dict(self._out), self._order, False, False
-        for src_uri, (source, cached) in pages.items():
-            made, was = self._make(src_uri, source, cached), out.get(src_uri)
-            if made is None:
-                if was is not None:
-                    changed = shows = True
-                    del out[src_uri]
-            elif was is not made:
-                changed, shows = True, shows or was is None or was.cached != cached
-                if was is None:
-                    order = sorted([*out, src_uri])
-                out[src_uri] = made
-        if len(order) != len(out):
-            order = sorted(out)
-        if changed and not shows:
-            self._out, self._order, self._behind = out, order, True
-            return None
-        return self._write(out, order, changed or self._behind, joined=True)
-
-    def flush(self) -> str | None:
-        """Write what ``save_changed`` left for later, if anything."""
-        if not self._behind or self._out is None:
-            return None
-        return self._write(self._out, self._order, True, joined=True)
+        return self._write(out, entries != self._pages)
 
     def _make(self, src_uri: str, source: Path, cached: Cached) -> _Made | None:
         """A page's entry for its source as it is now (None: the source cannot be read)."""
@@ -190,30 +147,17 @@ class DependencyCache:
         self._decoded[src_uri] = (digest, cached)
         return made
 
-    def _write(
-        self, out: dict[str, _Made], order: list[str], changed: bool, *, joined: bool
-    ) -> str | None:
-        """Write ``out`` (in ``order``) unless the file already holds it. ``joined``: from
-        each entry's text (one json.dumps each, once; a rebuild that changed one page
-        joins strings), else with one json.dumps (a first build)."""
-        self._out, self._order, self._behind = out, order, False
+    def _write(self, out: dict[str, _Made], changed: bool) -> str | None:
+        """Write ``out`` unless the file already holds it (or the cache is in memory)."""
         if changed or self._written is None:
             self._pages = {src_uri: made.entry for src_uri, made in out.items()}
-        elif file_stamp(self.path) == self._written:
+        if self.path is None:
             return None
-        if joined:
-            for src_uri, made in out.items():
-                if not made.text:
-                    made.text = f"{json.dumps(src_uri)}: {json.dumps(made.entry)}"
-            body = ", ".join(out[src_uri].text for src_uri in order)
-            text = f'{{"pages": {{{body}}}, "version": {_VERSION}}}'
-        else:
-            text = json.dumps({"pages": {k: out[k].entry for k in order}, "version": _VERSION})
-        temp = self.path.with_name(self.path.name + ".tmp")
+        if not changed and self._written is not None and file_stamp(self.path) == self._written:
+            return None
+        text = json.dumps({"pages": {k: out[k].entry for k in sorted(out)}, "version": _VERSION})
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp.write_text(text + "\n", encoding="utf-8")
-            os.replace(temp, self.path)
+            replace_file(self.path, (text + "\n").encode("utf-8"))
         except OSError as error:
             self._written = None
             return str(error)

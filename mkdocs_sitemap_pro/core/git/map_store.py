@@ -1,0 +1,98 @@
+"""A history map kept on disk between builds: one versioned JSON file, written atomically.
+
+A file that cannot be read, is not JSON, is of another format version or does not hold
+what a map needs is as good as none (the map is walked again); nothing in it is trusted
+beyond its shape. Paths are git's names (bytes) decoded with the file system's encoding
+and ``surrogateescape``, so any name git prints survives the round trip; dates keep
+their commit's own zone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange, Unknown
+from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
+
+__all__ = ["FORMAT_VERSION", "load_map", "save_map"]
+
+FORMAT_VERSION = 1
+_FORMAT = "mkdocs-sitemap-pro history map"
+
+
+def save_map(path: Path, history: HistoryMap) -> None:
+    """Write ``history`` (one with a key) to ``path``; ``OSError`` if it cannot be."""
+    assert history.key is not None, "a map without a key is not kept"
+    top, head, boundary, options = history.key
+    commits: dict[str, int] = {}
+    table: list[list[str]] = []
+    files: dict[str, int | str] = {}
+    for name, change in history.changes.items():
+        if isinstance(change, Known):
+            index = commits.get(change.commit)
+            if index is None:
+                index = commits[change.commit] = len(table)
+                table.append([change.commit, change.when.isoformat()])
+            files[os.fsdecode(name)] = index
+        else:
+            files[os.fsdecode(name)] = change.reason
+    data = {
+        "format": _FORMAT,
+        "version": FORMAT_VERSION,
+        "top": top,
+        "head": head,
+        "boundary": sorted(b.decode("ascii") for b in boundary),
+        "rule": options.rule,
+        "date": options.date,
+        "ignore_commits": list(options.ignore_commits),
+        "said": list(history.said),
+        "commits": table,
+        "files": files,
+    }
+    replace_file(path, json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
+
+
+def load_map(path: Path) -> HistoryMap | None:
+    """The map kept at ``path``, or None when there is none that can be used."""
+    try:
+        data = json.loads(path.read_bytes())
+        return _decode(data) if isinstance(data, dict) else None
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+
+
+def _decode(data: dict[str, Any]) -> HistoryMap | None:
+    if data.get("format") != _FORMAT or data.get("version") != FORMAT_VERSION:
+        return None
+    options = HistoryOptions(data["rule"], data["date"],
+                             tuple(_strings(data["ignore_commits"])))
+    boundary = frozenset(b.encode("ascii") for b in _strings(data["boundary"]))
+    key = MapKey(_string(data["top"]), _string(data["head"]), boundary, options)
+    when = [Known(datetime.fromisoformat(_string(iso)), _string(sha))
+            for sha, iso in data["commits"]]
+    changes: dict[bytes, LastChange] = {}
+    for name, value in data["files"].items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise IndexError("no such commit")
+            changes[os.fsencode(name)] = when[value]
+        else:
+            changes[os.fsencode(name)] = Unknown(_string(value))
+    return HistoryMap(key, changes, key.top, said=tuple(_strings(data["said"])), made="kept")
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
+
+
+def _strings(values: object) -> list[str]:
+    if not isinstance(values, list):
+        raise TypeError("not a list")
+    return [_string(v) for v in values]

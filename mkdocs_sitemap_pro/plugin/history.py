@@ -1,0 +1,111 @@
+"""The build's git history: one map, read in the background from ``on_config``.
+
+The walk starts as soon as the options are known and runs in a thread beside MkDocs'
+reading and converting of pages; ``dates`` waits for it before the first template
+renders, so every page's date is a lookup. The map is kept in memory by the plugin
+instance (``mkdocs serve`` rebuilds: no ``git log`` while HEAD is the same, only the new
+commits after one) and, with ``cache``, in ``cache_dir`` for the next process.
+
+Git gets ``git_timeout`` seconds: past them its processes are ended and pages are dated
+by ``lastmod_fallback``, with a warning. SIGINT and SIGTERM during the walk end git's
+processes before doing what they would have done.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Unknown, read_map
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout
+from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
+from mkdocs_sitemap_pro.plugin.report import log
+
+__all__ = ["MAP_FILE", "BuildHistory"]
+
+MAP_FILE = "history.json"  # in cache_dir
+
+
+class BuildHistory:
+    """The history map of the build under way, and the last one (kept for the next)."""
+
+    def __init__(self) -> None:
+        self._processes = GitProcesses()
+        self._signals: EndOnSignals | None = None
+        self._thread: threading.Thread | None = None
+        self._result: HistoryMap | None = None
+        self._known: HistoryMap | None = None  # the last good map, for the next build
+
+    def start(self, folder: Path, options: HistoryOptions, store: Path | None,
+              timeout: float) -> None:
+        """Start the walk for the repository ``folder`` lies in (``store``: the map file)."""
+        self.stop()
+        self._processes = GitProcesses(timeout)
+        self._processes.arm()
+        self._signals = EndOnSignals(self._processes)
+        self._signals.install()
+        self._result = None
+        self._thread = threading.Thread(
+            target=self._walk, args=(folder, options, store, self._processes),
+            name="sitemap-pro-git", daemon=True,  # never keeps a stopped MkDocs alive
+        )
+        self._thread.start()
+
+    def _walk(self, folder: Path, options: HistoryOptions, store: Path | None,
+              processes: GitProcesses) -> None:
+        known = self._known
+        if known is None and store is not None:
+            known = load_map(store)
+        try:
+            result = read_map(folder, options, known=known, processes=processes)
+        except GitTimeout as error:
+            result = HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
+                f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
+                f"raise git_timeout if the repository needs longer",))
+        if store is not None and result.key is not None and result.made != "kept":
+            try:
+                save_map(store, result)
+            except OSError as error:
+                log.debug(f"the history map could not be kept in {store}: {error}")
+        self._result = result
+
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
+    def dates(self) -> GitHistory:
+        """Every file's last change: waits for the walk (within ``git_timeout``)."""
+        thread = self._thread
+        assert thread is not None, "start() comes first"
+        while thread.is_alive():
+            thread.join(0.25)  # in slices, so that a signal is handled at once
+        self._finish()
+        result = self._result
+        if result is None:  # the walk failed unexpectedly: say so, date nothing
+            result = HistoryMap(None, {}, default=Unknown("no-git"), made="none",
+                                warnings=("git history could not be read",))
+        if result.key is not None:
+            self._known = result
+        log.debug(f"git history: {result.made} walk, {result.commits_read} commits read")
+        return GitHistory.of(result)
+
+    def _finish(self) -> None:
+        """The walk is over: no deadline, and the signals are MkDocs' again."""
+        self._processes.disarm()
+        if self._signals is not None:
+            self._signals.uninstall()
+            self._signals = None
+
+    def stop(self) -> None:
+        """End a walk under way (a failed build, the end of MkDocs): no git left running."""
+        self._processes.end_all()
+        self._finish()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def forget(self) -> None:
+        """The next build reads its map afresh (from ``cache_dir``, or by a walk)."""
+        self._known = None
