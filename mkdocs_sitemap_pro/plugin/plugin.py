@@ -154,6 +154,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._history.stop()
         self.forget()
 
+    @property
+    def dates(self) -> GitHistory | None:
+        """The build's git dates, known from ``on_env`` on (None before, or without git)."""
+        return self._build.history if self._build is not None else None
+
     def forget(self) -> None:
         """Drop what is kept across builds: the next one reads git and pages afresh."""
         self._history.forget()

@@ -15,11 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_sitemap_pro.core.git import GitHistory
-from mkdocs_sitemap_pro.core.git.child import ChildRead
-from mkdocs_sitemap_pro.plugin import dating
 from tests.support.dates import D1, D2, D3, day, utc
 from tests.support.git import GitRepo, git_date, git_env
+from tests.support.git_calls import GitCalls, subcommand
 from tests.support.sites import SITE_URL, Built, Site
 
 PLUGIN_LOGGER = "mkdocs.plugins.sitemap-pro"
@@ -207,10 +205,9 @@ def test_symlinked_page_is_dated_by_the_file_it_reads(site: Site) -> None:
 
 
 @pytest.mark.slow
-def test_long_history_stops_at_the_recent_changes(
-    site: Site, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """50,000 old commits (``git fast-import``), then the site: the walk stops early."""
+def test_long_history_is_walked_once_then_brought_forward(site: Site, tmp_path: Path) -> None:
+    """50,000 old commits (``git fast-import``), then the site: the first build walks it
+    all, the next one runs no ``git log``, and after a new commit one reads one commit."""
     lines: list[str] = []
     for i in range(50_000):
         when = 1_600_000_000 + i * 60
@@ -230,31 +227,22 @@ def test_long_history_stops_at_the_recent_changes(
     site.page("a.md", "# A\nchanged\n")
     site.commit("a", D2)
     site.commit("unrelated", D3)  # an empty commit after the last page change
-
-    reads: list[GitHistory] = []
-    real_read = GitHistory.read
-
-    def spy(*args: object, **kwargs: object) -> GitHistory:
-        result = real_read(*args, **kwargs)  # type: ignore[arg-type]
-        reads.append(result)
-        return result
-
-    real_run = ChildRead.run
-
-    def spy_run(self: ChildRead) -> GitHistory:  # the read pages' dependencies join
-        result = real_run(self)
-        reads.append(result)
-        return result
-
-    monkeypatch.setattr(dating.GitHistory, "read", spy)
-    monkeypatch.setattr(ChildRead, "run", spy_run)
-    built = site.build(strict=True)
-    assert built.error is None, built.messages()
-    assert len(reads) == 1 and reads[0].commits_read <= 3, [r.commits_read for r in reads]
-    urls = built.sitemap()
-    assert urls[SITE_URL]["lastmod"] == git_date(site.root, "docs/index.md") == utc(D1)
-    assert urls[SITE_URL + "a/"]["lastmod"] == git_date(site.root, "docs/a.md") == utc(D2)
-    assert int(site.repo.git("rev-list", "--count", "HEAD")) == 50_003
+    calls = GitCalls(tmp_path / "calls")
+    for _ in range(2):
+        built = site.build(strict=True, env=calls.env)
+        assert built.error is None, built.messages()
+        urls = built.sitemap()
+        assert urls[SITE_URL]["lastmod"] == git_date(site.root, "docs/index.md") == utc(D1)
+        assert urls[SITE_URL + "a/"]["lastmod"] == git_date(site.root, "docs/a.md") == utc(D2)
+    logs = [c for c in calls.take() if subcommand(c) == "log"]
+    assert len(logs) == 1, logs  # the second build kept the map
+    site.page("a.md", "# A\nagain\n")
+    site.commit("again", day(400))
+    built = site.build(strict=True, env=calls.env)
+    assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(day(400))
+    debug = built.messages(logging.DEBUG)
+    assert "git history: forward walk, 1 commits read" in debug, debug
+    assert int(site.repo.git("rev-list", "--count", "HEAD")) == 50_004
     assert os.path.exists(site.root / "old" / "notes.md")
 
 

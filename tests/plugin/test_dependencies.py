@@ -12,6 +12,8 @@ expected date is git's own per-file answer (``git log -1 [--first-parent] -- <fi
 
 from __future__ import annotations
 
+import datetime as dt
+
 import logging
 import shutil
 from pathlib import Path
@@ -207,23 +209,18 @@ def test_an_excluded_or_untracked_file_dates_no_page(site: Site) -> None:
 WATCH_HOOK = '''
 from pathlib import Path
 
-def _note(config, when):
-    reader = config.plugins["sitemap-pro"].reader
-    with open(Path(config.config_file_path).parent / "taking.log", "a") as log:
-        log.write(f"{when} {reader.taking_paths}\\n")
-
-def on_page_markdown(markdown, page, config, files):
-    _note(config, "converting")
-
 def on_page_context(context, page, config, nav):
-    _note(config, "rendering")
+    dates = config.plugins["sitemap-pro"].dates
+    when = "none" if dates is None else dates.last_changed(Path(page.file.abs_src_path))
+    with open(Path(config.config_file_path).parent / "seen.log", "a") as log:
+        log.write(f"{page.file.src_uri} {getattr(when, 'when', when)}\\n")
 '''
 
 
 @pytest.mark.parametrize("dependencies", [True, False])
-def test_the_read_is_closed_before_templates_render(site: Site, dependencies: bool) -> None:
-    """Once every page is converted, no file can join the read: it is closed then, so git
-    answers while the templates render, and every page is still dated by what it shows."""
+def test_dates_are_known_before_templates_render(site: Site, dependencies: bool) -> None:
+    """The history map is complete before the first template renders: every page's
+    source is dated there (``on_page_context``), as git dates it."""
     _site(site, "first-parent", dependencies=dependencies)
     site.repo.write("hooks/watch.py", WATCH_HOOK)
     site.config["hooks"] = [*site.config["hooks"], "hooks/watch.py"]
@@ -232,13 +229,14 @@ def test_the_read_is_closed_before_templates_render(site: Site, dependencies: bo
     want = expected(site.root, "first-parent",
                     SHOWS if dependencies else {p: [] for p in SHOWS})
     assert lastmods(built) == want
-    seen = (site.root / "taking.log").read_text().split("\n")
-    # With dependencies, pages join the read as they convert; without, the read starts
-    # once every page is converted, with every source, closed at once.
-    converting = {line for line in seen if line.startswith("converting")}
-    assert converting == {f"converting {dependencies}"}
-    rendering = [line for line in seen if line.startswith("rendering")]
-    assert len(rendering) == len(built.sitemap()) and set(rendering) == {"rendering False"}
+    seen = dict(line.split(" ", 1) for line in
+                (site.root / "seen.log").read_text().splitlines())
+    assert len(seen) >= len(built.sitemap())
+    for src_uri, when in seen.items():
+        if src_uri.startswith("draft"):
+            continue
+        git = git_date(site.root, f"docs/{src_uri}")
+        assert dt.datetime.fromisoformat(when).astimezone(dt.timezone.utc).isoformat() == git
 
 
 def test_dependencies_false_dates_by_the_source(site: Site) -> None:
