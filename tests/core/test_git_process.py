@@ -1,0 +1,398 @@
+"""git with a deadline, and no git process left behind (``GitProcesses``, ``EndOnSignals``).
+
+A fake ``git`` first on PATH hangs the way a real one does on a dead network filesystem
+or a credential prompt: a shell script whose ``sleep`` is its child (not ``exec``), so
+only ending the whole process group ends it. The script writes its own pid and the
+sleep's, and every check then looks in ``/proc`` for any process of that group. Real
+processes throughout, no doubles; every test kills what it may have left in a ``finally``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from mkdocs_sitemap_pro.core.git.process import (
+    CONFIG,
+    GitEnded,
+    GitProcesses,
+    GitTimeout,
+    run_git,
+    stream_git,
+)
+from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
+from tests.support.git import GitRepo, git_env
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, process group) of a live process, None when it is gone or a zombie."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    state, _ppid, pgrp = text.rsplit(")", 1)[1].split()[:3]
+    return None if state in "ZX" else (state, int(pgrp))
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of a process group."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := _stat(int(entry))) is not None and stat[1] == pgid:
+            found.append(int(entry))
+    return found
+
+
+class FakeGit:
+    """A ``git`` that never answers: a shell script that waits on its ``sleep 600``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.bin = folder / "bin"
+        self.bin.mkdir()
+        self.gitpid, self.sleeppid = folder / "gitpid", folder / "sleeppid"
+        script = self.bin / "git"
+        script.write_text(
+            "#!/bin/sh\n"
+            f"echo $$ > '{self.gitpid}.tmp' && mv '{self.gitpid}.tmp' '{self.gitpid}'\n"
+            "sleep 600 &\n"
+            f"echo $! > '{self.sleeppid}.tmp' && mv '{self.sleeppid}.tmp' '{self.sleeppid}'\n"
+            "wait\n"
+        )
+        script.chmod(0o755)
+        self.path = f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}"
+
+    def pids(self) -> list[int]:
+        return [int(f.read_text()) for f in (self.gitpid, self.sleeppid) if f.exists()]
+
+    def wait_running(self, seconds: float = 10.0) -> None:
+        """Until the script and its sleep both run."""
+        end = time.monotonic() + seconds
+        while not self.sleeppid.exists():
+            assert time.monotonic() < end, "the fake git did not start"
+            time.sleep(0.01)
+
+    def left(self) -> list[int]:
+        """Every live process of the fake git: its pids, and any of its process group."""
+        pids = self.pids()
+        alive = {pid for pid in pids if _stat(pid) is not None}
+        if pids:
+            alive.update(_group(pids[0]))
+        return sorted(alive)
+
+    def kill_leftovers(self) -> None:
+        """Kill what the fake git left (only processes that are this script or its sleep)."""
+        for pid in self.left():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"sleep" in cmdline or str(self.bin).encode() in cmdline:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+@pytest.fixture
+def fake_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGit]:
+    fake = FakeGit(tmp_path)
+    monkeypatch.setenv("PATH", fake.path)
+    try:
+        yield fake
+    finally:
+        fake.kill_leftovers()
+
+
+def _read_all(chunks: Iterator[list[bytes]]) -> bool:
+    for _ in chunks:
+        pass
+    return False
+
+
+def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
+    """What ``call`` returns or raises, run in a thread: a hang fails the test instead."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert outcome, f"still running after {seconds} s"
+    return outcome[0]
+
+
+def _nothing_left(fake: FakeGit) -> None:
+    assert len(fake.pids()) == 2
+    end = time.monotonic() + 2.0  # init reaps the orphaned sleep a moment after its death
+    while fake.left() and time.monotonic() < end:
+        time.sleep(0.02)
+    assert fake.left() == []
+
+
+def test_a_stream_past_its_deadline_raises_and_leaves_nothing(fake_git: FakeGit,
+                                                              tmp_path: Path) -> None:
+    processes = GitProcesses(timeout=1)
+    processes.arm()
+    began = time.monotonic()
+    raised = _outcome(lambda: stream_git(["log"], tmp_path, _read_all, processes=processes))
+    assert 0.9 <= time.monotonic() - began < 3.0
+    assert type(raised) is GitTimeout
+    assert re.fullmatch(r"git did not answer within [12]\.\d s", str(raised))
+    assert processes.timed_out and 1.0 <= processes.waited < 3.0
+    _nothing_left(fake_git)
+    # Past the deadline, no git starts at all.
+    with pytest.raises(GitTimeout):
+        run_git(["status"], tmp_path, processes=processes)
+    assert time.monotonic() - began < 3.5
+
+
+def test_a_command_past_its_deadline_raises_and_leaves_nothing(fake_git: FakeGit,
+                                                               tmp_path: Path) -> None:
+    processes = GitProcesses(timeout=1)
+    processes.arm()
+    began = time.monotonic()
+    raised = _outcome(lambda: run_git(["cat-file", "--batch-check"], tmp_path, stdin=b"HEAD\n",
+                                      processes=processes))
+    assert 0.9 <= time.monotonic() - began < 3.0
+    assert type(raised) is GitTimeout
+    assert re.fullmatch(r"git did not answer within [12]\.\d s", str(raised))
+    _nothing_left(fake_git)
+
+
+def test_end_all_from_another_thread_ends_a_stream_at_once(fake_git: FakeGit,
+                                                           tmp_path: Path) -> None:
+    processes = GitProcesses(timeout=600)
+    processes.arm()
+    outcome: list[object] = []
+
+    def walk() -> None:
+        try:
+            outcome.append(stream_git(["log"], tmp_path, _read_all, processes=processes))
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            outcome.append(exc)
+
+    worker = threading.Thread(target=walk, daemon=True)
+    worker.start()
+    try:
+        fake_git.wait_running()
+        began = time.monotonic()
+        processes.end_all()
+        worker.join(5)
+        assert not worker.is_alive()
+        assert time.monotonic() - began < 1.5
+        assert len(outcome) == 1 and type(outcome[0]) is GitEnded
+        assert not processes.timed_out
+        _nothing_left(fake_git)
+        processes.end_all()  # idempotent
+    finally:
+        processes.close()
+        worker.join(5)
+
+
+def test_end_all_leaves_the_set_open_and_close_shuts_it(fake_git: FakeGit,
+                                                        tmp_path: Path) -> None:
+    processes = GitProcesses()
+    processes.end_all()  # nothing runs: nothing to do, and git may still start afterwards
+    outcome: list[BaseException] = []
+
+    def walk() -> None:
+        try:
+            stream_git(["log"], tmp_path, _read_all, processes=processes)
+        except GitEnded as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=walk, daemon=True)
+    worker.start()
+    try:
+        fake_git.wait_running()  # started after end_all
+        processes.close()
+        worker.join(5)
+        assert not worker.is_alive() and len(outcome) == 1
+        _nothing_left(fake_git)
+        fake_git.gitpid.unlink()
+        with pytest.raises(GitEnded, match=r"^git was ended by its owner after 0\.0 s$"):
+            run_git(["status"], tmp_path, processes=processes)
+        assert not fake_git.gitpid.exists()  # not even started
+        processes.close()  # idempotent
+    finally:
+        processes.close()
+        worker.join(5)
+
+
+def test_rearming_restarts_the_clock_and_disarm_ends_the_deadline(tmp_path: Path,
+                                                                  fake_git: FakeGit) -> None:
+    processes = GitProcesses(timeout=0.2)
+    processes.arm()
+    time.sleep(0.3)
+    with pytest.raises(GitTimeout):
+        run_git(["status"], tmp_path, processes=processes)
+    assert processes.timed_out and processes.waited == 0.2  # refused: nothing ran
+    assert fake_git.pids() == []
+    processes.arm()
+    assert not processes.timed_out and processes.waited == 0.0
+    processes.disarm()
+    time.sleep(0.3)
+    ended: list[BaseException] = []
+
+    def walk() -> None:
+        try:
+            stream_git(["log"], tmp_path, _read_all, processes=processes)
+        except GitEnded as exc:
+            ended.append(exc)
+
+    worker = threading.Thread(target=walk, daemon=True)
+    worker.start()
+    try:
+        fake_git.wait_running()
+        time.sleep(0.3)  # past where the deadline was: disarmed, it runs on
+        assert worker.is_alive() and fake_git.left()
+    finally:
+        processes.close()
+        worker.join(5)
+    assert len(ended) == 1 and not processes.timed_out
+    _nothing_left(fake_git)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
+    for key in list(os.environ):
+        if key.startswith("GIT_"):
+            monkeypatch.delenv(key)
+    for key, value in git_env().items():
+        monkeypatch.setenv(key, value)
+    repo = GitRepo(tmp_path / "r")
+    repo.write("docs/a b.md", "one\n")
+    repo.commit("first", "2024-01-02T03:04:05+00:00")
+    return repo
+
+
+@pytest.mark.parametrize("owned", [False, True])
+def test_without_a_deadline_real_git_answers_as_before(repo: GitRepo, owned: bool) -> None:
+    processes = GitProcesses(timeout=60) if owned else None
+    if processes:
+        processes.arm()
+    direct = subprocess.run(["git", "--no-pager", *CONFIG, "log", "-z", "--format=%H %cI",
+                             "--name-only"], cwd=repo.path, capture_output=True, check=True)
+    tokens: list[bytes] = []
+
+    def consume(chunks: Iterator[list[bytes]]) -> bool:
+        for chunk in chunks:
+            tokens.extend(chunk)
+        return False
+
+    assert stream_git(["log", "-z", "--format=%H %cI", "--name-only"], repo.path, consume,
+                      processes=processes) == (False, 0, "")
+    assert b"\0".join(tokens) == direct.stdout.rstrip(b"\0")
+    assert b"2024-01-02T03:04:05+00:00" in direct.stdout
+    assert run_git(["log", "-z", "--format=%H %cI", "--name-only"], repo.path,
+                   processes=processes) == (0, direct.stdout, "")
+    head = repo.git("rev-parse", "HEAD").strip()
+    status, out, err = run_git(["cat-file", "--batch-check"], repo.path, stdin=b"HEAD\n",
+                               processes=processes)
+    assert (status, out.split(b" ")[:2], err) == (0, [head.encode(), b"commit"], "")
+    status, _, err = run_git(["rev-parse", "--verify", "nope"], repo.path, processes=processes,
+                             env={"LC_ALL": "C"})
+    assert status == 128 and "Needed a single revision" in err
+    # A stream stopped early is ended at once, as before.
+    assert stream_git(["log"], repo.path, lambda chunks: True, processes=processes)[0] is True
+    if processes:
+        processes.disarm()
+        assert not processes.timed_out
+
+
+def test_handlers_are_put_back_exactly_and_only_from_the_main_thread() -> None:
+    before = {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS}
+    ends = EndOnSignals(GitProcesses())
+    answers: list[bool] = []
+    helper = threading.Thread(target=lambda: answers.extend([ends.install(), ends.uninstall()]))
+    helper.start()
+    helper.join()
+    assert answers == [False, False] and not ends.installed
+    assert {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS} == before
+    try:
+        assert ends.install() and ends.installed
+        assert all(signal.getsignal(s) is not before[s] for s in EndOnSignals.SIGNALS
+                   if before[s] not in (signal.SIG_IGN, None))
+    finally:
+        assert ends.uninstall()
+    assert {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS} == before
+    # A handler set after ours stays when ours are uninstalled.
+    with EndOnSignals(GitProcesses()):
+        mine = signal.getsignal(signal.SIGTERM)
+        later = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        assert later is mine
+    try:
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, before[signal.SIGTERM])
+
+
+_CHILD = textwrap.dedent("""
+    import os, sys, threading, time
+    from mkdocs_sitemap_pro.core.git.process import GitProcesses, stream_git
+    from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
+
+    folder, sleeppid = sys.argv[1], sys.argv[2]
+    processes = GitProcesses()
+    assert EndOnSignals(processes).install()
+
+    def walk():
+        try:
+            stream_git(["log"], folder, lambda chunks: [None for _ in chunks] and False,
+                       processes=processes)
+        except Exception as exc:
+            print("walk:", type(exc).__name__, flush=True)
+
+    threading.Thread(target=walk, daemon=True).start()
+    while not os.path.exists(sleeppid):
+        time.sleep(0.01)
+    print("ready", flush=True)
+    while True:
+        time.sleep(0.05)
+""")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_git_then_the_process_as_before(fake_git: FakeGit, tmp_path: Path,
+                                                       signum: int) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(tmp_path), str(fake_git.sleeppid)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        env={**os.environ, "PATH": fake_git.path},
+    )
+    try:
+        assert child.stdout is not None
+        ready, _, _ = select.select([child.stdout], [], [], 30)
+        assert ready and child.stdout.readline() == b"ready\n"
+        assert len(fake_git.left()) == 2
+        began = time.monotonic()
+        child.send_signal(signum)
+        _, err = child.communicate(timeout=5)
+        assert time.monotonic() - began < 5
+        if signum == signal.SIGTERM:
+            assert child.returncode == -signal.SIGTERM
+        else:
+            assert child.returncode in (-signal.SIGINT, 1) and b"KeyboardInterrupt" in err
+        _nothing_left(fake_git)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
