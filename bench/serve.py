@@ -8,17 +8,16 @@ build, then ``build(config, serve_url=..., dirty=True)`` with a freshly loaded c
 for every rebuild, the same plugin instance throughout), driven over a pipe:
 
 - no-plugin: plugins ``[search]`` (MkDocs' own sitemap);
-- warm: ``[search, sitemap-pro]``; the plugin keeps its history answer across rebuilds;
-- cold: the same, with everything the plugin keeps forgotten before each rebuild (what
-  every rebuild cost before the plugin kept anything).
+- warm: ``[search, sitemap-pro]``; the plugin keeps its history map across rebuilds;
+- cold: the same, with everything the plugin keeps in memory forgotten before each
+  rebuild (the map then comes from ``cache_dir``, as in a new process).
 
 Before each timed rebuild one page is saved (a line appended; not committed), so each
 rebuild renders one page, as after a save in an editor. Goal: warm <= 1.05x no-plugin
 (wall time of the rebuild: loading the config and building). A ``git`` wrapper first on
 PATH counts the git processes of every rebuild (all contenders run under it alike). The
 CPU time of each rebuild (the driver's, all threads, and that of the processes it ran,
-from ``getrusage``, with what the plugin's git reader process and its git processes
-used) is printed too: other work on a shared machine disturbs it less.
+from ``getrusage``) is printed too: other work on a shared machine disturbs it less.
 
     python bench/serve.py            # 1,000 pages, 20,000 commits, 7 rounds
     python bench/serve.py --quick    # 60 pages, 300 commits, 2 rounds
@@ -50,13 +49,11 @@ def driver(config_file: str, site_dir: str, cold: bool) -> int:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    def cpu(plugin: object) -> float:
-        """This process (every thread), the children it waited for, and the plugin's git
-        reader (a child that lives as long as the plugin: it says what it has used)."""
+    def cpu() -> float:
+        """This process (every thread) and the children it waited for (git)."""
         own, children = (resource.getrusage(who) for who in
                          (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-        reader = 0.0 if plugin is None else plugin.reader.process.child_cpu  # type: ignore[attr-defined]
-        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + reader
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
     logging.getLogger("mkdocs").setLevel(logging.ERROR)  # not the --dirty advice
 
@@ -74,11 +71,11 @@ def driver(config_file: str, site_dir: str, cold: bool) -> int:
             break
         config = get_config()
         plugin = config.plugins.get("sitemap-pro")
-        start = cpu(plugin)
+        start = cpu()
         if cold and plugin is not None:
             plugin.forget()  # what the plugin keeps across builds
         build(config, serve_url=SERVE_URL, dirty=True)
-        print(f"built {cpu(plugin) - start:.6f}", flush=True)
+        print(f"built {cpu() - start:.6f}", flush=True)
     get_config().plugins.on_shutdown()
     return 0
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Unknown, read_map
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
-from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout
+from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout
 from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -60,6 +60,8 @@ class BuildHistory:
             known = load_map(store)
         try:
             result = read_map(folder, options, known=known, processes=processes)
+        except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
+            return
         except GitTimeout as error:
             result = HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
                 f"{error}, so git was stopped and pages are dated by lastmod_fallback; "

@@ -93,12 +93,15 @@ class GitHistory:
         ``Unknown`` with the reason.
         """
         options = HistoryOptions(history, date, tuple(ignore_commits))
+        paths = [Path(p) for p in paths]
+        if not paths:
+            return cls({}, top=None)
         warnings: list[str] = []
         try:
             repo = find_repository(Path(folder), warnings, processes=processes)
             if isinstance(repo, Unknown):
                 return cls({}, top=None, warnings=warnings, default=repo)
-            names = {n for n in git_names([Path(p) for p in paths], repo.top) if n}
+            names = {n for n in git_names(paths, repo.top) if n}
             tracked = tracked_files(repo.top, names, warnings, processes=processes)
             want = {t for t in (match_tracked(n, tracked) for n in names) if t is not None}
             ignored = resolve_ignored(repo.top, options.ignore_commits, warnings,

@@ -1,0 +1,195 @@
+"""The build's history map: kept in ``cache_dir`` (or nowhere), brought forward, and
+never waited for longer than ``git_timeout``; SIGINT and SIGTERM leave no git behind.
+
+Real ``mkdocs build`` processes in real repositories; a ``git`` first on PATH counts
+git's processes, or hangs on ``git log`` as git on a dead network share would.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.dates import D1, D2, day, utc
+from tests.support.git import git_date, git_env
+from tests.support.git_calls import GitCalls, subcommand
+from tests.support.sites import SITE_URL, Site
+
+PLUGIN_LOGGER = "mkdocs.plugins.sitemap-pro"
+
+
+def two_pages(site: Site, **options: object) -> None:
+    site.set_options(**options)
+    site.page("index.md")
+    site.page("a.md")
+    site.commit("docs", D1)
+    site.page("a.md", "# A\nchanged\n")
+    site.commit("a", D2)
+
+
+def files_outside(root: Path, site_dir: Path) -> set[str]:
+    """Every file under ``root`` but those in ``site_dir`` and git's own."""
+    return {
+        str(p.relative_to(root)) for p in root.rglob("*")
+        if p.is_file() and site_dir not in p.parents and ".git" not in p.relative_to(root).parts
+    }
+
+
+def git_logs(calls: GitCalls) -> list[str]:
+    return [c for c in calls.take() if subcommand(c) == "log"]
+
+
+def test_a_second_build_runs_no_git_log_and_a_new_commit_is_read_alone(
+    site: Site, tmp_path: Path
+) -> None:
+    """Separate ``mkdocs build`` processes: the map is kept in cache_dir by HEAD."""
+    two_pages(site)
+    calls = GitCalls(tmp_path / "calls")
+    first = site.cli("build", "-q", env=calls.env)
+    assert first.returncode == 0, first.stderr
+    assert len(git_logs(calls)) == 1
+    store = site.root / ".cache/plugin/sitemap-pro/history.json"
+    assert store.is_file()
+    again = site.cli("build", "-q", env=calls.env)
+    assert again.returncode == 0, again.stderr
+    assert git_logs(calls) == []
+    site.page("index.md", "# Home\nnew\n")
+    site.commit("index", day(300))
+    third = site.cli("build", "-v", env=calls.env)
+    assert third.returncode == 0, third.stderr
+    assert len(git_logs(calls)) == 1
+    assert "git history: forward walk, 1 commits read" in third.stderr, third.stderr[-3000:]
+    urls = site.build().sitemap()
+    assert urls[SITE_URL]["lastmod"] == utc(day(300)) == git_date(site.root, "docs/index.md")
+    assert urls[SITE_URL + "a/"]["lastmod"] == utc(D2)
+
+
+def test_cache_false_writes_nothing_outside_site_dir(site: Site, tmp_path: Path) -> None:
+    two_pages(site, cache=False)
+    before = files_outside(site.root, site.root / "site")
+    calls = GitCalls(tmp_path / "calls")
+    for _ in range(2):
+        built = site.build(strict=True, env=calls.env)
+        assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
+    assert files_outside(site.root, site.root / "site") == before
+    assert len(git_logs(calls)) == 2  # nothing kept: each build walks
+
+
+def test_cache_dir_is_relative_to_mkdocs_yml(site: Site) -> None:
+    two_pages(site, cache_dir="build-cache/sitemap")
+    elsewhere = site.root / "sub"
+    elsewhere.mkdir()
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f",
+                             str(site.root / "mkdocs.yml")], cwd=elsewhere,
+                            env=git_env(), capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    kept = sorted(p.name for p in (site.root / "build-cache/sitemap").iterdir())
+    assert kept == ["dependencies.json", "history.json"]
+    assert not (site.root / ".cache").exists() and not list(elsewhere.iterdir())
+
+
+def test_a_damaged_map_is_walked_again(site: Site) -> None:
+    two_pages(site)
+    assert site.build(strict=True).error is None
+    store = site.root / ".cache/plugin/sitemap-pro/history.json"
+    store.write_text('{"format": "mkdocs-sitemap-pro history map", "version": 1, "files": 3}')
+    built = site.build(strict=True)
+    assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
+    assert "git history: full walk" in " ".join(built.messages(logging.DEBUG))
+    assert store.read_text().startswith("{") and '"files":{' in store.read_text()
+
+
+def _hanging_git(folder: Path) -> tuple[dict[str, str], Path]:
+    """A ``git`` that runs the real one, except ``git log``, which hangs (and says its
+    process ids in ``folder``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    script = folder / "git"
+    script.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do\n'
+        '  if [ "$a" = log ]; then\n'
+        f'    echo $$ > "{folder}/log.pid"; sleep 600 & echo $! > "{folder}/sleep.pid"; wait\n'
+        "    exit 1\n"
+        "  fi\n"
+        "done\n"
+        f'exec "{real}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, folder
+
+
+def _alive(pid_file: Path) -> bool:
+    pid = int(pid_file.read_text())
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return "State:\tZ" not in status.read()
+    except FileNotFoundError:
+        return False
+
+
+def _end(folder: Path) -> None:
+    for name in ("sleep.pid", "log.pid"):
+        path = folder / name
+        if path.exists():
+            try:
+                os.kill(int(path.read_text()), signal.SIGKILL)
+            except (ProcessLookupError, ValueError):
+                pass
+
+
+def test_git_timeout_ends_a_hanging_git_and_the_build_goes_on(
+    site: Site, tmp_path: Path
+) -> None:
+    two_pages(site, git_timeout=1, lastmod_fallback="build_time")
+    env, folder = _hanging_git(tmp_path / "hang")
+    try:
+        start = time.monotonic()
+        built = site.build(env={**env, "SOURCE_DATE_EPOCH": "1735689600"})
+        waited = time.monotonic() - start
+        assert built.error is None, built.messages()
+        assert waited < 15, waited
+        warnings = [r.getMessage() for r in built.records
+                    if r.name == PLUGIN_LOGGER and r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and "within 1" in warnings[0] and "git_timeout" in warnings[0], warnings
+        urls = built.sitemap()
+        assert {u["lastmod"] for u in urls.values()} == {"2025-01-01T00:00:00+00:00"}
+        assert not _alive(folder / "sleep.pid") and not _alive(folder / "log.pid")
+        assert site.build(strict=True, env=env).error is not None  # --strict fails
+        assert not (site.root / ".cache/plugin/sitemap-pro/history.json").exists()
+    finally:
+        _end(folder)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ends_the_build_and_git_at_once(
+    site: Site, tmp_path: Path, signum: int
+) -> None:
+    """Sent to the MkDocs process alone (as a CI runner does), not to its group."""
+    two_pages(site)
+    env, folder = _hanging_git(tmp_path / "hang")
+    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=site.root,
+                            env=git_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not (folder / "sleep.pid").exists() and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        assert (folder / "sleep.pid").exists(), "git log never started"
+        os.kill(proc.pid, signum)
+        proc.wait(timeout=10)
+        assert proc.returncode != 0
+        time.sleep(0.2)
+        assert not _alive(folder / "sleep.pid") and not _alive(folder / "log.pid")
+    finally:
+        proc.kill()
+        proc.wait()
+        _end(folder)
