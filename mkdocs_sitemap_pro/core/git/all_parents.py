@@ -158,7 +158,7 @@ class AllParentsWalk(Walk):
         if remaining:
             when = self._dates.get(sha)
             if when is None:
-                when = self._dates[sha] = raw_date(when_line)
+                when = self._dates[sha] = raw_date(when_line, self.zones)
             for key in remaining:
                 self.answer(key, sha, when)
             self.open -= len(remaining)

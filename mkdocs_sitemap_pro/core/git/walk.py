@@ -23,17 +23,15 @@ from mkdocs_sitemap_pro.core.git.repository import Repository
 
 __all__ = ["Base", "Walk", "raw_date"]
 
-_ZONES: dict[bytes, timezone] = {}
-
-
-def raw_date(line: bytes) -> datetime:
-    """The date of a raw ``committer``/``author`` line (``... <epoch> <+hhmm>``)."""
+def raw_date(line: bytes, zones: dict[bytes, timezone]) -> datetime:
+    """The date of a raw ``committer``/``author`` line (``... <epoch> <+hhmm>``);
+    ``zones`` keeps each zone made (a walk meets few, thousands of times)."""
     _, epoch, zone = line.rsplit(b" ", 2)
-    tz = _ZONES.get(zone)
+    tz = zones.get(zone)
     if tz is None:
         sign = -1 if zone[:1] == b"-" else 1
         minutes = int(zone[1:3]) * 60 + int(zone[3:5])
-        tz = _ZONES[zone] = timezone(timedelta(minutes=sign * minutes))
+        tz = zones[zone] = timezone(timedelta(minutes=sign * minutes))
     return datetime.fromtimestamp(int(epoch), tz)
 
 
@@ -68,6 +66,7 @@ class Walk:
         self.answers: dict[bytes, LastChange] = {}
         self.touched_by_ignored: set[bytes] = set()
         self._dates: dict[bytes, datetime] = {}
+        self.zones: dict[bytes, timezone] = {}
 
     def args(self) -> list[str | bytes]:
         """The ``git log`` arguments after the global options."""
