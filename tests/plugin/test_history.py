@@ -193,3 +193,21 @@ def test_a_signal_ends_the_build_and_git_at_once(
         proc.kill()
         proc.wait()
         _end(folder)
+
+
+def test_a_build_starts_git_and_nothing_else(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No child interpreter (it put the project folder first on its ``sys.path``, could be
+    left a zombie, and had no switch): every process a build starts is git."""
+    two_pages(site)
+    started: list[list[str]] = []
+    real_init = subprocess.Popen.__init__
+
+    def spy(self: subprocess.Popen[bytes], args: object, *rest: object, **kwargs: object) -> None:
+        started.append([os.fsdecode(a) for a in args] if isinstance(args, (list, tuple))
+                       else [str(args)])
+        real_init(self, args, *rest, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
+    built = site.build(strict=True)
+    assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
+    assert started and {os.path.basename(argv[0]) for argv in started} == {"git"}, started
