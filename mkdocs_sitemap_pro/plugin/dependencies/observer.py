@@ -3,8 +3,11 @@
 Rather than parse each include syntax (snippets, include-markdown, a hook's own), this
 watches what is read. Python reports every open to audit hooks (``open``, ``io.open``,
 ``Path.read_text``, ``os.open``, ``io.FileIO``, early-bound references such as
-``tokenize.open``); one hook, installed once per process (an audit hook cannot be
-removed), hands reads to the ``Observer`` of the build. The observer counts only reads
+``tokenize.open``). Each ``Observer`` installs its own hook when it is made, so two
+builds in one process (two plugin instances, two threads) each see their own reads; no
+state is kept in the module. An audit hook cannot be removed: the hook holds only a weak
+reference to its observer and returns at once when the observer is gone or not watching
+(and, first of all, for any event but ``open``). The observer counts only reads
 made between ``open`` and ``close`` of a page (``on_pre_page`` first, ``on_page_content``
 last), by the thread that opened it (MkDocs renders in one thread; the git worker and
 other plugins' threads read other things), and not while ``suspended`` (mkdocstrings
@@ -20,7 +23,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,7 +43,7 @@ class Observer:
         self._reads: set[str] | None = None
         self._thread = 0
         self._suspended = 0
-        _install(self)
+        sys.addaudithook(_hook_for(weakref.ref(self)))
 
     @property
     def watching(self) -> bool:
@@ -66,11 +70,8 @@ class Observer:
             self._suspended -= 1
 
     def stop(self) -> None:
-        """This observer is done: the hook forgets it."""
+        """This observer is done: nothing more is recorded (its hook stays, idle)."""
         self._reads = None
-        global _current
-        if _current is self:
-            _current = None
 
     def _seen(self, path: object, mode: object, flags: object) -> None:
         reads = self._reads
@@ -92,30 +93,22 @@ class Observer:
         reads.add(text)
 
 
-_current: Observer | None = None
-_installed = False
+def _hook_for(ref: weakref.ReferenceType[Observer]) -> Callable[[str, tuple[Any, ...]], None]:
+    """The audit hook of one observer; it holds the observer weakly (it outlives it)."""
 
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        # Called for every audit event of the process: cheap, and never raises.
+        if event != "open":
+            return
+        observer = ref()
+        if observer is None or observer._reads is None:
+            return
+        try:
+            observer._seen(*args)
+        except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
+            pass
 
-def _install(observer: Observer) -> None:
-    """Make ``observer`` the one the process-wide hook reports to (installed once)."""
-    global _current, _installed
-    _current = observer
-    if not _installed:
-        sys.addaudithook(_hook)
-        _installed = True
-
-
-def _hook(event: str, args: tuple[Any, ...]) -> None:
-    # Called for every audit event of the process: cheap, and never raises.
-    if event != "open":
-        return
-    observer = _current
-    if observer is None or observer._reads is None:
-        return
-    try:
-        observer._seen(*args)
-    except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
-        pass
+    return hook
 
 
 class Exclusions:
