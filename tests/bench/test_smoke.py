@@ -3,6 +3,9 @@
 No timing is asserted (machines are noisy); only that every bench runs to the end, exits
 0 (``git_dates`` exits 2 if our dates differ from ``git log -1``) and prints its
 ``ratio ...`` lines. Scratch repositories go to pytest's tmp_path, not bench/.work/.
+
+Marked ``bench``: a plain ``python -m pytest`` deselects them (pyproject's addopts);
+``python -m pytest -q -m bench`` runs them, as .ci/run does (with valgrind installed).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.support import REPO
+
+pytestmark = pytest.mark.bench  # deselected unless -m bench (pyproject's addopts)
 
 BENCH = REPO / "bench"
 RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
