@@ -16,16 +16,32 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Unknown, read_map
+from mkdocs.config.defaults import MkDocsConfig
+
+from mkdocs_sitemap_pro.core.git import (
+    GitHistory,
+    HistoryMap,
+    Unknown,
+    read_ignore_revs_file,
+    read_map,
+)
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout
 from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["MAP_FILE", "BuildHistory"]
+__all__ = ["BuildHistory", "cache_file"]
 
 MAP_FILE = "history.json"  # in cache_dir
+
+
+def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Path | None:
+    """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
+    if not options.cache:
+        return None
+    return Path(config.config_file_path or "mkdocs.yml").parent / options.cache_dir / name
 
 
 class BuildHistory:
@@ -38,17 +54,21 @@ class BuildHistory:
         self._result: HistoryMap | None = None
         self._known: HistoryMap | None = None  # the last good map, for the next build
 
-    def start(self, folder: Path, options: HistoryOptions, store: Path | None,
-              timeout: float) -> None:
-        """Start the walk for the repository ``folder`` lies in (``store``: the map file)."""
+    def start(self, config: MkDocsConfig, options: SitemapProConfig) -> None:
+        """Start the walk for the repository docs_dir lies in, by the plugin's options."""
         self.stop()
-        self._processes = GitProcesses(timeout)
+        ignored = options.ignore_commits
+        if isinstance(ignored, str):
+            ignored = read_ignore_revs_file(Path(ignored))
+        rules = HistoryOptions(options.git_history, options.git_date, tuple(ignored))
+        store = cache_file(config, options, MAP_FILE)
+        self._processes = GitProcesses(options.git_timeout)
         self._processes.arm()
         self._signals = EndOnSignals(self._processes)
         self._signals.install()
         self._result = None
         self._thread = threading.Thread(
-            target=self._walk, args=(folder, options, store, self._processes),
+            target=self._walk, args=(Path(config.docs_dir), rules, store, self._processes),
             name="sitemap-pro-git", daemon=True,  # never keeps a stopped MkDocs alive
         )
         self._thread.start()

@@ -21,8 +21,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
-from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
@@ -30,7 +29,7 @@ from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.dependencies.observer import Observer
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
-from mkdocs_sitemap_pro.plugin.history import MAP_FILE, BuildHistory
+from mkdocs_sitemap_pro.plugin.history import BuildHistory, cache_file
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput
@@ -77,8 +76,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._build = _Build(config, self.config, self._serving, self._kept)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
-            self._history.start(Path(config.docs_dir), self._history_options(),
-                                self._cache_file(config, MAP_FILE), self.config.git_timeout)
+            self._history.start(config, self.config)
         if self.config.lastmod == "git" and self.config.dependencies:
             self._build.tracker = Tracker(config, self._observer_(), self._dependency_cache(config))
         return None
@@ -202,17 +200,6 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         if build is not None:
             self._languages.keep(build, build.files)
 
-    def _history_options(self) -> HistoryOptions:
-        option = self.config.ignore_commits
-        ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
-        return HistoryOptions(self.config.git_history, self.config.git_date, tuple(ignored))
-
-    def _cache_file(self, config: MkDocsConfig, name: str) -> Path | None:
-        """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
-        if not self.config.cache:
-            return None
-        return _project(config) / self.config.cache_dir / name
-
     def _observer_(self) -> Observer:
         if self._observer is None:
             self._observer = Observer()
@@ -220,7 +207,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
 
     def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
         """The project's dependency cache, kept while it is the same file."""
-        path = self._cache_file(config, CACHE_FILE)
+        path = cache_file(config, self.config, CACHE_FILE)
         if self._cache is None or self._cache.path != path:
             self._cache = DependencyCache(_project(config), path)
         else:

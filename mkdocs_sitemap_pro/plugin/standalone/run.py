@@ -20,12 +20,13 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import CountHandler, get_build_datetime
 
-from mkdocs_sitemap_pro.core.git import GitHistory, read_ignore_revs_file
+from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.dependencies.written import (
     rules_for,
     written_dependencies,
@@ -103,7 +104,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None) -> Outco
     _report_unbuilt(built)
     build_time = get_build_datetime()
     dependencies = _dependencies(site, built.files)
-    history = _history(site, built.files, dependencies) if options.lastmod == "git" else None
+    history = _history(site) if options.lastmod == "git" else None
     build = pipeline.Build(
         config=config,
         files=built.files,
@@ -170,25 +171,14 @@ def _listed(file: File) -> list[str]:
     return listed_urls(text, file.page.canonical_url or file.url)
 
 
-def _history(site: SiteConfig, files: Files, shown: Dependencies | None) -> GitHistory:
-    """One git pass for every source and every file a page shows."""
-    options = site.options
-    paths = [
-        Path(f.abs_src_path)
-        for f in files.documentation_pages()
-        if f.abs_src_path and not f.generated_by
-    ]
-    if shown is not None:
-        paths += [Path(path) for page in shown.pages.values() for path in sorted(page.files)]
-    option = options.ignore_commits
-    ignored = read_ignore_revs_file(Path(option)) if isinstance(option, str) else option
-    return GitHistory.read(
-        Path(site.mkdocs.docs_dir),
-        paths,
-        history=options.git_history,
-        date=options.git_date,
-        ignore_commits=ignored,
-    )
+def _history(site: SiteConfig) -> GitHistory:
+    """The history map of the site's repository, as the plugin has it (``cache_dir``)."""
+    history = BuildHistory()
+    history.start(site.mkdocs, site.options)
+    try:
+        return history.dates()
+    finally:
+        history.stop()
 
 
 def _drop_builder_sitemap(site_dir: Path, files: Files, written: WriteReport | None) -> None:
