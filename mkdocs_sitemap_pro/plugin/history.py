@@ -44,6 +44,14 @@ def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Pa
     return Path(config.config_file_path or "mkdocs.yml").parent / options.cache_dir / name
 
 
+_HOW = {
+    "kept": "the map kept for this HEAD (no git log)",
+    "forward": "the kept map brought forward, {} new commits read",
+    "full": "walked, {} commits read",
+    "none": "not read",
+}
+
+
 class BuildHistory:
     """The history map of the build under way, and the last one (kept for the next)."""
 
@@ -110,7 +118,7 @@ class BuildHistory:
                                 warnings=("git history could not be read",))
         if result.key is not None:
             self._known = result
-        log.debug(f"git history: {result.made} walk, {result.commits_read} commits read")
+        log.debug(f"git history: {_HOW[result.made].format(result.commits_read)}")
         return GitHistory.of(result)
 
     def _finish(self) -> None:
