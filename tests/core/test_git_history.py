@@ -7,7 +7,6 @@ file, both rules and both date kinds, ``GitHistory`` against
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 import time
@@ -23,33 +22,18 @@ from mkdocs_sitemap_pro.core.git import (
     read_ignore_revs_file,
 )
 from tests.support.dates import day
-from tests.support.git import DATES, RULES, GitRepo, git_env, reference
+from tests.support.git import DATES, RULES, GitRepo, git_env, reference, tracked
 
 
 
-@pytest.fixture(autouse=True)
-def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Run the module under test with the same isolated git environment as GitRepo."""
-    for key in list(os.environ):
-        if key.startswith("GIT_"):
-            monkeypatch.delenv(key)
-    for key, value in git_env().items():
-        monkeypatch.setenv(key, value)
-
-
-def tracked_files(top: Path) -> list[str]:
-    out = subprocess.run(
-        ["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"],
-        cwd=top, env=git_env(), capture_output=True, check=True,
-    ).stdout.decode()
-    return [name for name in out.split("\0") if name]
+pytestmark = pytest.mark.usefixtures("isolated_git")
 
 
 def assert_matches_git(top: Path, folder: Path | None = None, rels: list[str] | None = None
                        ) -> dict[tuple[str, str], GitHistory]:
     """Compare every tracked file (or ``rels``), both rules, both dates, with git."""
     folder = folder or top
-    rels = rels if rels is not None else tracked_files(top)
+    rels = rels if rels is not None else tracked(top)
     paths = [top / rel for rel in rels]
     seen = {}
     for history in RULES:

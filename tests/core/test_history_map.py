@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -19,22 +18,10 @@ from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known, Unknown, 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from tests.support.dates import day
-from tests.support.git import DATES, RULES, GitRepo, git_env, reference
+from tests.support.git import DATES, RULES, GitRepo, reference, tracked
 
 
-@pytest.fixture(autouse=True)
-def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key in list(os.environ):
-        if key.startswith("GIT_"):
-            monkeypatch.delenv(key)
-    for key, value in git_env().items():
-        monkeypatch.setenv(key, value)
-
-
-def tracked(top: Path) -> list[str]:
-    out = subprocess.run(["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"], cwd=top,
-                         env=git_env(), capture_output=True, check=True).stdout.decode()
-    return [n for n in out.split("\0") if n]
+pytestmark = pytest.mark.usefixtures("isolated_git")
 
 
 def assert_like_git(top: Path, history: HistoryMap, rule: str, date: str) -> None:

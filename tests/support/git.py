@@ -130,3 +130,12 @@ def git_date(top: Path, rel: str, history: str = "first-parent", date: str = "co
     answer = reference(top, rel, history, date)
     assert answer is not None, f"git log knows no change of {rel}"
     return answer[1].astimezone(dt.timezone.utc).isoformat()
+
+
+def tracked(top: Path) -> list[str]:
+    """Every file HEAD's tree holds, as git names them."""
+    out = subprocess.run(
+        ["git", "ls-tree", "-r", "-z", "--name-only", "HEAD"],
+        cwd=top, env=git_env(), capture_output=True, check=True,
+    ).stdout.decode()
+    return [name for name in out.split("\0") if name]
