@@ -139,6 +139,23 @@ def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
     return outcome[0]
 
 
+def _stream_in_thread(processes: GitProcesses, cwd: Path
+                      ) -> tuple[threading.Thread, list[object]]:
+    """``git log`` streamed in a started daemon thread; its result or exception lands in
+    the list."""
+    outcome: list[object] = []
+
+    def walk() -> None:
+        try:
+            outcome.append(stream_git(["log"], cwd, _read_all, processes=processes))
+        except BaseException as exc:  # noqa: BLE001 - the test reads it
+            outcome.append(exc)
+
+    worker = threading.Thread(target=walk, daemon=True)
+    worker.start()
+    return worker, outcome
+
+
 def _nothing_left(fake: FakeGit) -> None:
     assert len(fake.pids()) == 2
     end = time.monotonic() + 2.0  # init reaps the orphaned sleep a moment after its death
@@ -181,16 +198,7 @@ def test_end_all_from_another_thread_ends_a_stream_at_once(fake_git: FakeGit,
                                                            tmp_path: Path) -> None:
     processes = GitProcesses(timeout=600)
     processes.arm()
-    outcome: list[object] = []
-
-    def walk() -> None:
-        try:
-            outcome.append(stream_git(["log"], tmp_path, _read_all, processes=processes))
-        except BaseException as exc:  # noqa: BLE001 - the test reads it
-            outcome.append(exc)
-
-    worker = threading.Thread(target=walk, daemon=True)
-    worker.start()
+    worker, outcome = _stream_in_thread(processes, tmp_path)
     try:
         fake_git.wait_running()
         began = time.monotonic()
@@ -211,21 +219,12 @@ def test_end_all_leaves_the_set_open_and_close_shuts_it(fake_git: FakeGit,
                                                         tmp_path: Path) -> None:
     processes = GitProcesses()
     processes.end_all()  # nothing runs: nothing to do, and git may still start afterwards
-    outcome: list[BaseException] = []
-
-    def walk() -> None:
-        try:
-            stream_git(["log"], tmp_path, _read_all, processes=processes)
-        except GitEnded as exc:
-            outcome.append(exc)
-
-    worker = threading.Thread(target=walk, daemon=True)
-    worker.start()
+    worker, outcome = _stream_in_thread(processes, tmp_path)
     try:
         fake_git.wait_running()  # started after end_all
         processes.close()
         worker.join(5)
-        assert not worker.is_alive() and len(outcome) == 1
+        assert not worker.is_alive() and len(outcome) == 1 and type(outcome[0]) is GitEnded
         _nothing_left(fake_git)
         fake_git.gitpid.unlink()
         with pytest.raises(GitEnded, match=r"^git was ended by its owner after 0\.0 s$"):
@@ -250,16 +249,7 @@ def test_rearming_restarts_the_clock_and_disarm_ends_the_deadline(tmp_path: Path
     assert not processes.timed_out and processes.waited == 0.0
     processes.disarm()
     time.sleep(0.3)
-    ended: list[BaseException] = []
-
-    def walk() -> None:
-        try:
-            stream_git(["log"], tmp_path, _read_all, processes=processes)
-        except GitEnded as exc:
-            ended.append(exc)
-
-    worker = threading.Thread(target=walk, daemon=True)
-    worker.start()
+    worker, ended = _stream_in_thread(processes, tmp_path)
     try:
         fake_git.wait_running()
         time.sleep(0.3)  # past where the deadline was: disarmed, it runs on
@@ -267,7 +257,7 @@ def test_rearming_restarts_the_clock_and_disarm_ends_the_deadline(tmp_path: Path
     finally:
         processes.close()
         worker.join(5)
-    assert len(ended) == 1 and not processes.timed_out
+    assert len(ended) == 1 and type(ended[0]) is GitEnded and not processes.timed_out
     _nothing_left(fake_git)
 
 
