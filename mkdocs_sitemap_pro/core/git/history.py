@@ -130,6 +130,15 @@ class GitHistory:
         if path in self._names:
             return self._names[path]
         assert self.top is not None
+        text = os.fspath(path)
+        prefix = self.top + os.sep
+        if text.startswith(prefix) and "/." not in text and not os.path.islink(text):
+            # Most paths are a tracked file's own, below the (real) top level, through no
+            # symlinked folder (git would track that folder as a link, not this name).
+            direct = os.fsencode(text[len(prefix):].replace(os.sep, "/"))
+            if direct in self._changes:
+                self._names[path] = direct
+                return direct
         name = git_names([path], self.top, self._folders)[0]
         tracked = match_tracked(name, self._changes) if name is not None else None
         self._names[path] = tracked if tracked is not None else name

@@ -137,6 +137,13 @@ class DependencyCache:
         made = self._made.get(src_uri)
         if made is not None and (made.digest, made.stamp, made.cached) == (digest, stamp, cached):
             return made
+        stored = self._pages.get(src_uri)
+        if (not cached.files and isinstance(stored, dict) and stored.get("files") == []
+                and stored.get("source") == digest and stored.get("posts") == list(cached.posts)
+                and stored.get("stamp") == list(stamp)):
+            # The file says so already (most pages show nothing): its entry, as it is.
+            made = self._made[src_uri] = _Made(digest, stamp, cached, stored)
+            return made
         entry: dict[str, object] = {
             "files": sorted(_relative(f, self._prefix) for f in cached.files),
             "posts": list(cached.posts),
