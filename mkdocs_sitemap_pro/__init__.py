@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 
 # Loaded when first asked for, not by everything that imports a module of this package:
-# the reader brings lxml, and the git reader's child process needs none of these.
+# the reader brings lxml, which a build that only writes needs not import.
 _FROM = {
     "Alternate": "mkdocs_sitemap_pro.core.entry",
     "SitemapEntry": "mkdocs_sitemap_pro.core.entry",
