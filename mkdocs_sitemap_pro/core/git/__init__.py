@@ -1,6 +1,7 @@
 """Git history: when each file last changed on the branch being built, in one pass.
 
-``process`` runs git (with a deadline, ``GitProcesses``), ``repository`` reads facts
+``process`` runs git, ``processes`` owns the running ones (a deadline, ending them all),
+``signals`` ends them on SIGINT/SIGTERM, ``repository`` reads facts
 about the repository, ``walk`` is what both rules share, ``first_parent`` and
 ``all_parents`` are the two rules, ``history_map`` makes the map of every tracked file
 (brought forward from an earlier one), ``map_store`` keeps it on disk, and ``history``
