@@ -17,9 +17,8 @@ __all__ = ["HeadDirectives", "read_head", "robots_forbids_indexing"]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
-_ATTR = re.compile(
-    r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""", re.IGNORECASE
-)
+# No cased letter in it: matched as it is (IGNORECASE would lowercase every character).
+_ATTR = re.compile(r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
 _TOKEN_SPLIT = re.compile(r"[\s,]+")
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 # Words a tag must hold to matter here; most head tags hold none and are skipped unparsed.
@@ -45,9 +44,8 @@ class HeadDirectives(NamedTuple):
 
 def read_head(page_html: str) -> HeadDirectives:
     """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh."""
-    end = _HEAD_END.search(page_html)
-    head = page_html[: end.start()] if end else page_html
-    starts = _candidate_tags(head)
+    head, lowered = _head(page_html)
+    starts = _candidate_tags(head, lowered)
     if not starts:
         return _NOTHING
     noindex = refresh = False
@@ -69,7 +67,25 @@ def read_head(page_html: str) -> HeadDirectives:
 _NOTHING = HeadDirectives()
 
 
-def _candidate_tags(head: str) -> list[re.Match[str]]:
+def _head(page_html: str) -> tuple[str, str]:
+    """The page's head, as it is and lowercased.
+
+    Most pages close their head with a plain ``</head>``: found with ``str.find``, it
+    ends the head if nothing before it (seen in the lowercased head) could have ended it
+    first; otherwise the pattern is searched, which costs more per character.
+    """
+    at = page_html.find("</head")
+    if at != -1 and _HEAD_END.match(page_html, at):
+        head = page_html[:at]
+        lowered = head.lower()
+        if "</head" not in lowered and "<body" not in lowered:
+            return head, lowered
+    end = _HEAD_END.search(page_html)
+    head = page_html[: end.start()] if end else page_html
+    return head, head.lower()
+
+
+def _candidate_tags(head: str, lowered: str) -> list[re.Match[str]]:
     """The meta and link tags of ``head`` that hold one of the needles, in order.
 
     Most heads hold one needle or none (a theme's own canonical link), so the needles
@@ -77,7 +93,6 @@ def _candidate_tags(head: str) -> list[re.Match[str]]:
     tag is not found that way (a ``<`` inside an attribute value before it, a needle
     in a title or script) falls back to matching every tag of the head.
     """
-    lowered = head.lower()
     starts: set[int] = set()
     for needle in _NEEDLES:
         hit = lowered.find(needle)

@@ -11,7 +11,6 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
@@ -159,7 +158,7 @@ def _fallback(page: SitemapPage, fallback: str, build_time: dt.datetime) -> Last
     return None
 
 
-def _mtime(path: Path) -> dt.datetime | None:
+def _mtime(path: str) -> dt.datetime | None:
     """The source file's modification time in UTC (following symlinks), if it exists."""
     try:
         return dt.datetime.fromtimestamp(os.stat(path).st_mtime, UTC).replace(

@@ -25,7 +25,6 @@ from mkdocs_sitemap_pro.core.git import GitHistory, LastChange
 from mkdocs_sitemap_pro.core.git import MapKey
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 from mkdocs_sitemap_pro.plugin.pages import Identity, Seen
-from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["KeptParts", "PartKey", "Says", "says"]
 
@@ -58,7 +57,7 @@ def says(
     answers: tuple[LastChange, ...] = ()
     if history is not None:
         paths = ([source] if source else []) + (sorted(shows.files) if shows else [])
-        answers = tuple(history.last_changed(path_of(p)) for p in paths)
+        answers = tuple(history.last_changed(p) for p in paths)
     return Says(seen, shows, answers)
 
 

@@ -17,7 +17,6 @@ it said when this process last rendered or read it back, looking at nothing on d
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.plugin.front_matter import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
-from mkdocs_sitemap_pro.plugin.paths import path_of
+from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
 
 
 class SitemapPage(NamedTuple):
@@ -41,19 +40,16 @@ class SitemapPage(NamedTuple):
 
     src_uri: str
     url: str
-    source_path: Path | None  # None for a page another plugin generated
+    source_path: str | None  # None for a page another plugin generated
     settings: PageSettings
 
 
-@dataclass(frozen=True)
-class Seen:
-    """What a page said in the build that rendered it (or read it back): equal when the
-    page says the same (its size is only a means of noticing a replaced HTML file)."""
+class Seen(NamedTuple):
+    """What a page said in the build that rendered it (or read it back)."""
 
     meta: Mapping[str, object]
     head: HeadDirectives
     unparsed_front_matter: bool
-    size: int = field(default=-1, compare=False)  # bytes MkDocs writes (-1: read from disk)
 
 
 #: A page's identity in a build: what its collection depends on besides what it says.
@@ -115,6 +111,11 @@ class PageCollector:
         self._build_time = build_time
         self.redirected = redirected  # src_uris another plugin turns into redirect stubs
         self._seen: dict[str, tuple[File, Seen]] = {}
+        # The stamp of each rendered page's HTML as MkDocs wrote it, to notice one that
+        # another plugin replaced later; MkDocs writes a page after its on_post_page, so
+        # it is taken at the next page's, or when all are written (``written``).
+        self._stamps: dict[str, Stamp | None] = {}
+        self._unstamped: File | None = None
         self._rendered: dict[str, tuple[File, Seen]] | None = None
         self._unparsed: set[str] = set()
 
@@ -125,25 +126,32 @@ class PageCollector:
 
     def record(self, page: Page, output: str) -> None:
         """Remember a rendered page's metadata and head directives."""
+        self.written()
         src_uri = page.file.src_uri
         self._seen[src_uri] = (page.file, Seen(
             meta=dict(page.meta),
             head=read_head(output),
             unparsed_front_matter=src_uri in self._unparsed,
-            # As MkDocs encodes it when writing, to notice a file replaced after it
-            # (``isascii`` is a flag lookup, so most pages are never encoded here).
-            size=len(output) if output.isascii() else len(output.encode("utf-8", "xmlcharrefreplace")),
         ))
+        self._unstamped = page.file
         self._rendered = None
+
+    def written(self) -> None:
+        """The last recorded page's HTML is written by now: take its stamp."""
+        if self._unstamped is not None:
+            self._stamps[self._unstamped.src_uri] = file_stamp(self._unstamped.abs_dest_path)
+            self._unstamped = None
 
     def rendered(self) -> dict[str, tuple[File, Seen]]:
         """Each page rendered in this build and what it said, judged by its HTML as it
         is on disk now (another plugin may have replaced it since); kept for later builds."""
         if self._rendered is None:
+            self.written()
             self._rendered = {}
             for src_uri, (file, seen) in self._seen.items():
-                if _written_size(file) not in (seen.size, -1):
-                    seen = Seen(seen.meta, _head_on_disk(file), seen.unparsed_front_matter)
+                now = file_stamp(file.abs_dest_path)
+                if now is not None and now != self._stamps.get(src_uri):
+                    seen = seen._replace(head=_head_on_disk(file))
                 self._rendered[src_uri] = (file, seen)
                 if self._kept is not None:
                     self._kept.keep(file, seen)
@@ -189,7 +197,7 @@ class PageCollector:
                 SitemapPage(
                     src_uri=file.src_uri,
                     url=url,
-                    source_path=None if file.generated_by else path_of(file.abs_src_path or ""),
+                    source_path=None if file.generated_by else file.abs_src_path,
                     settings=settings,
                 )
             )
@@ -246,12 +254,3 @@ def _head_on_disk(file: File) -> HeadDirectives:
         return read_head(Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return HeadDirectives()
-
-
-def _written_size(file: File) -> int:
-    """The size of a page's HTML on disk, or -1 if it cannot be read."""
-    try:
-        return os.stat(file.abs_dest_path).st_size
-    except OSError:
-        return -1
-

@@ -1,27 +1,12 @@
-"""Files by path: one ``Path`` object per path string, and a file's stamp.
-
-A build turns the same thousands of source paths into ``Path`` objects in several
-places (the git read, the dependency tracker, the page collector, the dating), and
-``Path()`` parsing is a measurable part of a ``mkdocs serve`` rebuild. Paths are
-immutable, so sharing them is safe; the cache is bounded. A stamp (mtime, size, inode)
-tells cheaply whether a file is still the one seen before.
-"""
+"""A file's stamp: (mtime, size, inode) tells cheaply whether it is still the one seen."""
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
-from pathlib import Path
 
-__all__ = ["Stamp", "file_stamp", "path_of"]
+__all__ = ["Stamp", "file_stamp"]
 
 Stamp = tuple[int, int, int]  # (mtime_ns, size, inode)
-
-
-@lru_cache(maxsize=1 << 16)
-def path_of(text: str) -> Path:
-    """``Path(text)``, the same object for the same string."""
-    return Path(text)
 
 
 def file_stamp(path: str | os.PathLike[str]) -> Stamp | None:

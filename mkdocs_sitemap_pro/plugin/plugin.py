@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
@@ -121,15 +121,21 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         theme.drop_theme_sitemap(config, files)
         return env
 
-    @event_priority(-100)
+    @event_priority(LAST)
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         # The rendered head is the last word on noindex and canonical links.
         if self._build is not None:
             self._build.collector.record(page, output)
         return None
 
+    @event_priority(FIRST)
+    def _pages_written(self, *, config: MkDocsConfig) -> None:
+        # Before any other plugin's on_post_build can replace a page's HTML.
+        if self._build is not None:
+            self._build.collector.written()
+
     @event_priority(-200)
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def _write(self, *, config: MkDocsConfig) -> None:
         # Late, so that other plugins' output is on disk: the sitemap describes it. Below
         # static-i18n's -100, whose on_post_build builds the other languages: a nested
         # language build waits, and the outer one writes once for every language.
@@ -138,6 +144,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build = self._finished_build(config)
         if build is not None:
             pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+
+    on_post_build = CombinedEvent(_pages_written, _write)
 
     def on_build_error(self, *, error: Exception) -> None:
         # A walk left running would hold git; pages rendered before the failure never

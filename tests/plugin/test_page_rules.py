@@ -108,6 +108,15 @@ def test_robots_tokens():
         ('<head><link rel="Canonical alternate" href=/x/></head>', False, "/x/"),
         ('<head></head><body><meta name="robots" content="noindex"></body>', False, None),
         ('<head><link rel="canonical" href="https://e.com/?a=1&amp;b=2"></head>', False, "https://e.com/?a=1&b=2"),
+        # Where the head ends: the first </head> or <body>, in any case, with or without
+        # a plain "</head" further on (found first with str.find, then checked).
+        ('<HEAD></HEAD ><body><meta name="robots" content="noindex"></body></head>', False, None),
+        ('<head><BODY><meta name="robots" content="noindex"></body></head>', False, None),
+        ('<head><body><header>x</header><meta name="robots" content="noindex">', False, None),
+        ('<head><meta name="robots" content="noindex"><body><header></header>', True, None),
+        ('<head><meta name=robots content=noindex></header></head >', True, None),
+        ('<head><link rel=canonical href=/a/></Head><link rel=canonical href=/b/></head>', False, "/a/"),
+        ('<head><meta name="robots" content="noindex">', True, None),
     ],
 )
 def test_read_head(html, noindex, canonical):

@@ -65,7 +65,7 @@ class GitHistory:
         self.key = key  # what every answer depends on (None: nothing to keep)
         self._default = default  # the answer when no repository could be read
         self._folders: dict[str, str] = {}  # folder -> its real path, for ``git_names``
-        self._names: dict[Path, bytes | None] = {}
+        self._names: dict[str, bytes | None] = {}  # path -> its git name
 
     @classmethod
     def of(cls, history: HistoryMap) -> GitHistory:
@@ -115,7 +115,7 @@ class GitHistory:
             warnings.append(walk.failure)
         return cls(changes, top=repo.top, warnings=warnings, commits_read=walk.commits_read)
 
-    def last_changed(self, path: Path) -> LastChange:
+    def last_changed(self, path: str | os.PathLike[str]) -> LastChange:
         """The last change of the file at ``path``; a file git does not track is untracked."""
         if self.top is None:
             return self._default
@@ -124,27 +124,28 @@ class GitHistory:
             return _UNTRACKED
         return self._changes.get(name, _UNTRACKED)
 
-    def name(self, path: Path) -> bytes | None:
+    def name(self, path: str | os.PathLike[str]) -> bytes | None:
         """The file's name in git's tree (its symlinks resolved; of the Unicode forms,
         the one git tracks), or None when it lies outside the repository."""
-        if path in self._names:
-            return self._names[path]
-        assert self.top is not None
         text = os.fspath(path)
+        if text in self._names:
+            return self._names[text]
+        assert self.top is not None
         prefix = self.top + os.sep
-        if text.startswith(prefix) and "/." not in text and not os.path.islink(text):
+        if (text.startswith(prefix) and "/./" not in text and "/../" not in text
+                and not os.path.islink(text)):
             # Most paths are a tracked file's own, below the (real) top level, through no
             # symlinked folder (git would track that folder as a link, not this name).
             direct = os.fsencode(text[len(prefix):].replace(os.sep, "/"))
             if direct in self._changes:
-                self._names[path] = direct
+                self._names[text] = direct
                 return direct
-        name = git_names([path], self.top, self._folders)[0]
+        name = git_names([text], self.top, self._folders)[0]
         tracked = match_tracked(name, self._changes) if name is not None else None
-        self._names[path] = tracked if tracked is not None else name
-        return self._names[path]
+        self._names[text] = tracked if tracked is not None else name
+        return self._names[text]
 
-    def relative(self, path: Path) -> str | None:
+    def relative(self, path: str | os.PathLike[str]) -> str | None:
         """A path as git names it, relative to the top level (None: outside, or no repository)."""
         if self.top is None:
             return None

@@ -118,7 +118,7 @@ def find_repository(folder: Path, warnings: list[str],
 
 
 def git_names(
-    paths: Sequence[Path], top: str, folders: dict[str, str] | None = None
+    paths: Sequence[str | os.PathLike[str]], top: str, folders: dict[str, str] | None = None
 ) -> list[bytes | None]:
     """Each file's path relative to the top level, as git prints it (None: outside).
 

@@ -19,7 +19,6 @@ import pathspec
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
-from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
 
@@ -49,15 +48,14 @@ def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
         return Decision(source.when)
     newest, decider, notes = source.when, "", []
     for path in sorted(entry.files):
-        where = path_of(path)
-        name = history.relative(where)
+        name = history.relative(path)
         if name is None:
             notes.append(f"{path} is outside the repository")
             continue
         if deps.exclude.match_file(name):
             notes.append(f"{name} matches dependencies_exclude")
             continue
-        change = history.last_changed(where)
+        change = history.last_changed(path)
         if not isinstance(change, Known):
             notes.append(f"{name} cannot be dated by git ({change.reason})")
             continue

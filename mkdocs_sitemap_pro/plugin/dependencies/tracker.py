@@ -8,7 +8,6 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -20,7 +19,6 @@ from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
-from mkdocs_sitemap_pro.plugin.paths import path_of
 
 __all__ = ["PageDependencies", "Tracker"]
 
@@ -79,7 +77,7 @@ class Tracker:
             src_uri, path = file.src_uri, file.abs_src_path
             if src_uri in self._files or file.generated_by or not path:
                 continue
-            cached = self._cache.get(src_uri, path_of(path))
+            cached = self._cache.get(src_uri, path)
             if cached is None:
                 self.missing.append(src_uri)
             else:
@@ -89,7 +87,7 @@ class Tracker:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
         self.observer.stop()
         shown: dict[str, PageDependencies] = {}
-        keep: dict[str, tuple[Path, Cached]] = {}
+        keep: dict[str, tuple[str, Cached]] = {}
         rendered, listings = self._files, self._posts
         for file in pages:
             src_uri = file.src_uri
@@ -104,5 +102,5 @@ class Tracker:
                 continue
             shown[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
-                keep[src_uri] = (path_of(file.abs_src_path), entry)
+                keep[src_uri] = (file.abs_src_path, entry)
         return shown, self._cache.save(keep, self._cached.keys())
