@@ -3,5 +3,7 @@
 ``protocol`` (every limit and rule), ``urls`` (escaping and the site URL), ``entry``
 (the values), ``writer`` (entries -> files), ``reader`` (files -> values), ``atomic``
 (all-or-nothing output), ``robots`` (the robots.txt line), ``git`` (one pass over
-history). Nothing here imports ``mkdocs``.
+history); for pages: ``html_head`` (what a rendered head says), ``page_settings`` (what
+front matter says), ``reads`` (the files a conversion reads), ``includes`` (the files a
+source's text includes), ``stamps``. Nothing here imports ``mkdocs``.
 """

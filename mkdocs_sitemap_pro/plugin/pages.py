@@ -29,10 +29,10 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
-from mkdocs_sitemap_pro.plugin.front_matter import PageSettings, read_page_settings
+from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
-from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
 
 class SitemapPage(NamedTuple):

@@ -28,7 +28,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
-from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput, write_once
+from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput, write_once
 from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts, PartKey, Says, says
 from mkdocs_sitemap_pro.plugin.pages import Collection, Identity, PageCollector, identities
 from mkdocs_sitemap_pro.plugin.report import log

@@ -26,13 +26,13 @@ from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
-from mkdocs_sitemap_pro.plugin.dependencies.observer import Observer
+from mkdocs_sitemap_pro.core.reads import Observer
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.history import BuildHistory, cache_file
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.plugin.kept_output import KeptOutput
+from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
 from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts
 from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, PageCollector, identities
 from mkdocs_sitemap_pro.plugin.report import log

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from mkdocs_sitemap_pro.plugin.front_matter import (
+from mkdocs_sitemap_pro.core.page_settings import (
     read_page_settings,
     robots_forbids_indexing,
 )

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
-from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
 __all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
 

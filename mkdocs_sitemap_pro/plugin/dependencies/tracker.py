@@ -15,7 +15,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.plugin.dependencies.cache import Cached, DependencyCache
-from mkdocs_sitemap_pro.plugin.dependencies.observer import Exclusions, Observer
+from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files

@@ -17,7 +17,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from mkdocs_sitemap_pro.plugin.dependencies.observer import Observer
+from mkdocs_sitemap_pro.core.reads import Observer
 
 __all__ = ["RenderedObjects"]
 

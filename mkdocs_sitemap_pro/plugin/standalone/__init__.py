@@ -1,6 +1,6 @@
 """``mkdocs-sitemap-pro build``: the plugin's sitemap for a site another builder wrote.
 
 ``config`` reads mkdocs.yml's URL settings and the plugin's options, ``built_site`` turns
-site_dir into MkDocs pages (``moved_pages`` finds posts a blog moved, ``listed_posts``
+site_dir into MkDocs pages (``moved_pages`` finds posts a blog moved; ``core.html_listing``
 the posts a listing page shows), ``run`` dates them and calls the plugin's pipeline.
 """

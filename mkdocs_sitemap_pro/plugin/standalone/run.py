@@ -4,7 +4,7 @@ Zensical reads mkdocs.yml but runs no MkDocs plugin. After it (or any builder th
 writes MkDocs' URL layout), this reads the config and the built HTML, dates the pages
 with the same one git pass and rules, and calls the plugin's own pipeline, so the files,
 robots.txt and messages are the plugin's. What it cannot see is the rendering: a page's
-dependencies are only those written in its source (``dependencies.written``).
+dependencies are only those written in its source (``core.includes``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
-from mkdocs_sitemap_pro.plugin.dependencies.written import (
+from mkdocs_sitemap_pro.core.includes import (
     rules_for,
     written_dependencies,
 )
@@ -39,7 +39,7 @@ from mkdocs_sitemap_pro.plugin.standalone.config import (
     SiteConfig,
     load_site_config,
 )
-from mkdocs_sitemap_pro.plugin.standalone.listed_posts import listed_urls
+from mkdocs_sitemap_pro.core.html_listing import listed_urls
 
 __all__ = ["ConfigError", "Outcome", "WriteFailed", "build_sitemap", "console_log"]
 

@@ -1,4 +1,4 @@
-"""Which files went into a page: the files read while MkDocs turned its Markdown into HTML.
+"""Which files went into a page: the files read while it was converted.
 
 Rather than parse each include syntax (snippets, include-markdown, a hook's own), this
 watches what is read. Python reports every open to audit hooks (``open``, ``io.open``,

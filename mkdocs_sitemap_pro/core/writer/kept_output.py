@@ -19,10 +19,9 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
-from mkdocs_sitemap_pro.plugin.paths import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
 __all__ = ["KeptOutput", "write_once"]
-
 
 
 class KeptOutput:

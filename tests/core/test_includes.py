@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_sitemap_pro.plugin.dependencies.written import (
+from mkdocs_sitemap_pro.core.includes import (
     WrittenRules,
     rules_for,
     written_dependencies,
