@@ -44,7 +44,17 @@ class HeadDirectives(NamedTuple):
 
 def read_head(page_html: str) -> HeadDirectives:
     """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh."""
-    head, lowered = _head(page_html)
+    # Most pages close their head with a plain ``</head>``: found with ``str.find``, it
+    # ends the head if nothing before it (seen lowercased) could have ended it first;
+    # otherwise the pattern is searched, which costs more per character.
+    at = page_html.find("</head")
+    if at != -1 and _HEAD_END.match(page_html, at):
+        head = page_html[:at]
+        lowered = head.lower()
+        if "</head" in lowered or "<body" in lowered:
+            head, lowered = _head(page_html)
+    else:
+        head, lowered = _head(page_html)
     starts = _candidate_tags(head, lowered)
     if not starts:
         return _NOTHING
@@ -68,18 +78,7 @@ _NOTHING = HeadDirectives()
 
 
 def _head(page_html: str) -> tuple[str, str]:
-    """The page's head, as it is and lowercased.
-
-    Most pages close their head with a plain ``</head>``: found with ``str.find``, it
-    ends the head if nothing before it (seen in the lowercased head) could have ended it
-    first; otherwise the pattern is searched, which costs more per character.
-    """
-    at = page_html.find("</head")
-    if at != -1 and _HEAD_END.match(page_html, at):
-        head = page_html[:at]
-        lowered = head.lower()
-        if "</head" not in lowered and "<body" not in lowered:
-            return head, lowered
+    """The page's head as the pattern finds it, as it is and lowercased."""
     end = _HEAD_END.search(page_html)
     head = page_html[: end.start()] if end else page_html
     return head, head.lower()

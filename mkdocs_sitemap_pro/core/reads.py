@@ -55,10 +55,10 @@ class Observer:
         self._thread = threading.get_ident()
         self._suspended = 0
 
-    def close(self) -> set[str]:
-        """Stop recording; the absolute paths read since ``open``."""
+    def close(self) -> set[str] | None:
+        """Stop recording; the absolute paths read since ``open`` (None: not recording)."""
         reads, self._reads = self._reads, None
-        return reads or set()
+        return reads
 
     @contextmanager
     def suspended(self) -> Iterator[None]:

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Literal, Optional, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Optional, TypeVar
 
 import pathspec
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_sitemap_pro.core import protocol
 from mkdocs_sitemap_pro.core.git import is_commit_id
@@ -158,3 +162,10 @@ class SitemapProConfig(base.Config):
     # The option is `validate`; the trailing underscore (MkDocs strips it) keeps
     # Config.validate(), the method MkDocs calls, from being shadowed.
     validate_ = c.Type(bool, default=False)
+
+
+def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Path | None:
+    """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
+    if not options.cache:
+        return None
+    return Path(config.config_file_path or "mkdocs.yml").parent / options.cache_dir / name

@@ -67,7 +67,8 @@ def date_pages(
         dating.warnings.extend(history.warnings)
     deps = dependencies if mode == "git" and history is not None else None
     if deps is not None:
-        pending.sort(key=lambda p: bool(_posts(deps, p)))
+        if any(entry.posts for entry in deps.pages.values()):
+            pending.sort(key=lambda p: bool(_posts(deps, p)))
         dating.notes.extend(
             (src_uri, "not rendered in this build and not in the dependency cache: "
              "dated by its source alone") for src_uri in deps.missing
@@ -130,9 +131,13 @@ def _with_dependencies(
         change = history.last_changed(page.source_path)
         if not isinstance(change, Known):
             return None, change.reason
-        decision = decide(change, deps.pages.get(page.src_uri), deps, history)
+        entry = deps.pages.get(page.src_uri)
+        if entry is None or not (entry.files or entry.posts):
+            return change.when, reason  # it showed nothing (most pages)
+        decision = decide(change, entry, deps, history)
         own, decider = decision.when, decision.file
-        dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
+        if decision.notes:
+            dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
     post = ""
     posts = _posts(deps, page)
     if posts:

@@ -29,19 +29,12 @@ from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout
 from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
-from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["BuildHistory", "cache_file"]
+__all__ = ["BuildHistory"]
 
 MAP_FILE = "history.json"  # in cache_dir
-
-
-def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Path | None:
-    """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
-    if not options.cache:
-        return None
-    return Path(config.config_file_path or "mkdocs.yml").parent / options.cache_dir / name
 
 
 _HOW = {

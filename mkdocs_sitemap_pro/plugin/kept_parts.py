@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Generic, NamedTuple, TypeVar
 
-from mkdocs_sitemap_pro.core.git import GitHistory, LastChange
-from mkdocs_sitemap_pro.core.git import MapKey
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
-from mkdocs_sitemap_pro.plugin.pages import Identity, Seen
+from mkdocs.structure.files import Files
 
-__all__ = ["KeptParts", "PartKey", "Says", "says"]
+from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
+from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, Seen, identities
+
+__all__ = ["Kept", "KeptParts", "PartKey", "Says", "says"]
 
 P = TypeVar("P")
 _KEEP = 8  # parts kept at once: one per language of a static-i18n site, and some spare
@@ -87,3 +89,33 @@ class KeptParts(Generic[P]):
 
     def clear(self) -> None:
         self._parts.clear()
+
+
+class Kept(Generic[P]):
+    """What the builds of one process keep for the next (``mkdocs serve``): what pages
+    said, the parts made of them, the files last written, and the last page list."""
+
+    def __init__(self) -> None:
+        self.pages = KeptPages()
+        self.parts: KeptParts[P] = KeptParts()
+        self.output = KeptOutput()
+        self._ids: list[Identity] | None = None
+
+    def identities(self, files: Files) -> list[Identity]:
+        """The pages' identities; the last build's own list when they are the same, so
+        that every later comparison with it is by identity (one comparison per build)."""
+        ids = identities(files)
+        if ids == self._ids:
+            ids = self._ids
+        self._ids = ids
+        return ids
+
+    def forget_pages(self) -> None:
+        """A build failed: pages it rendered never said what they showed."""
+        self.pages.clear()
+        self.parts.clear()
+
+    def clear(self) -> None:
+        self.forget_pages()
+        self.output.clear()
+        self._ids = None

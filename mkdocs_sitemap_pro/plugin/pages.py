@@ -119,14 +119,18 @@ class PageCollector:
         self._rendered: dict[str, tuple[File, Seen]] | None = None
         self._unparsed: set[str] = set()
 
-    def note_markdown(self, page: Page, markdown: str) -> None:
-        """Remember a page whose front matter MkDocs dropped because it did not parse."""
-        if not page.meta and YAML_RE.match(markdown):
+    def note_markdown(self, page: Page) -> None:
+        """Remember a page whose front matter MkDocs dropped because it did not parse.
+
+        MkDocs drops front matter that YAML rejects without a word, leaving it in the
+        Markdown (noticed at ``on_page_content``: one hook per page fewer)."""
+        if not page.meta and YAML_RE.match(page.markdown or ""):
             self._unparsed.add(page.file.src_uri)
 
     def record(self, page: Page, output: str) -> None:
         """Remember a rendered page's metadata and head directives."""
-        self.written()
+        if self._unstamped is not None:
+            self.written()
         src_uri = page.file.src_uri
         self._seen[src_uri] = (page.file, Seen(
             meta=dict(page.meta),
@@ -186,7 +190,8 @@ class PageCollector:
                     )
                 )
             settings = read_page_settings(seen.meta, self._build_time)
-            result.problems.extend((file.src_uri, message) for message in settings.problems)
+            if settings.problems:
+                result.problems.extend((file.src_uri, message) for message in settings.problems)
             result.clock_bound = result.clock_bound or settings.lastmod_refused
             url = file.page.canonical_url or file.url
             reason = settings.excluded_because or _head_exclusion(seen.head, url)

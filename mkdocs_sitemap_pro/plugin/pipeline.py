@@ -28,9 +28,9 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
-from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput, write_once
-from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts, PartKey, Says, says
-from mkdocs_sitemap_pro.plugin.pages import Collection, Identity, PageCollector, identities
+from mkdocs_sitemap_pro.core.writer.kept_output import write_once
+from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says
+from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["Build", "Part", "site_url_of", "write_sitemap"]
@@ -48,9 +48,7 @@ class Build(NamedTuple):
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
-    kept_output: KeptOutput | None = None  # the last write, reused if nothing changed
-    kept_parts: KeptParts[Part] | None = None  # the last parts, ditto
-    pages: list[Identity] | None = None  # each documentation page's identity, if known
+    kept: Kept[Part] | None = None  # what the last builds of this process made (serve)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -98,7 +96,7 @@ def write_sitemap(
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
     try:
         written = write_once(
-            build.kept_output,
+            build.kept.output if build.kept is not None else None,
             entries,
             config.site_dir,
             site.url,
@@ -149,7 +147,7 @@ def _gather(
     """One build's pages: collected (fallback copies of translations and, under mike,
     pages canonical in another version left out), dated; or the last build's, if the
     same."""
-    kept, key = build.kept_parts, None
+    kept, key = (build.kept.parts if build.kept is not None else None), None
     if kept is not None:
         key = _part_key(options, build, versioned)
         part = kept.recall(key, _rendered_says(build))
@@ -186,11 +184,11 @@ def _part_key(
     options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
 ) -> PartKey:
     """What the build's part depends on besides what each page says."""
-    deps, pages = build.dependencies, build.pages
+    deps = build.dependencies
     return PartKey(
         options=dict(options),
         context=(build.collector.redirected, versioned),
-        pages=pages if pages is not None else identities(build.files),
+        pages=build.kept.identities(build.files) if build.kept is not None else [],
         history=build.history.key if build.history is not None else None,
         missing=tuple(deps.missing) if deps is not None else (),
     )

@@ -12,7 +12,6 @@ records its head; ``on_post_build`` collects, dates and writes it as a ``<url>``
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -24,17 +23,14 @@ from mkdocs.utils import get_build_datetime
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
-from mkdocs_sitemap_pro.core.reads import Observer
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
-from mkdocs_sitemap_pro.plugin.history import BuildHistory, cache_file
+from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
-from mkdocs_sitemap_pro.plugin.kept_parts import KeptParts
-from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, PageCollector, identities
+from mkdocs_sitemap_pro.plugin.kept_parts import Kept
+from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
 # A page's conversion window opens before every other plugin and closes after all.
@@ -50,12 +46,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._serving = False
         self._build: _Build | None = None
         self._history = BuildHistory()  # the git walk, and the last map (serve)
-        self._observer: Observer | None = None  # one audit hook for the instance's life
-        self._cache: DependencyCache | None = None  # what pages showed, across builds
-        self._kept = KeptPages()  # what pages said, across the builds of `mkdocs serve`
-        self._output = KeptOutput()  # the sitemap files last written, ditto
-        self._parts: KeptParts[pipeline.Part] = KeptParts()  # what was made of pages, ditto
-        self._last_ids: list[Identity] | None = None  # the last build's pages, ditto
+        self._tracking = Tracking()  # the observer and the dependency cache
+        self._kept: Kept[pipeline.Part] = Kept()  # what a build keeps for the next (serve)
         self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -73,12 +65,12 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._keep_language_build(config)
         else:
             self._languages.clear()
-        self._build = _Build(config, self.config, self._serving, self._kept)
+        self._build = _Build(config, self.config, self._kept if self._serving else None)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
             self._history.start(config, self.config)
-        if self.config.lastmod == "git" and self.config.dependencies:
-            self._build.tracker = Tracker(config, self._observer_(), self._dependency_cache(config))
+            if self.config.dependencies:
+                self._build.tracker = self._tracking.tracker(config, self.config)
         return None
 
     @event_priority(FIRST)
@@ -92,8 +84,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
+        # A page's Markdown is HTML now: what it read, and front matter MkDocs dropped.
         if self._build is not None:
-            self._build.converted(page)
+            self._build.collector.note_markdown(page)
+            if self._build.tracker is not None:
+                self._build.tracker.close(page)
         return None
 
     @event_priority(LAST)
@@ -101,7 +96,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any
     ) -> Any:
         # After Material's blog has chosen the posts a listing page shows.
-        if self._build is not None and self._build.tracker is not None:
+        if self._build is not None and self._build.tracker is not None and self._build.tracker.blog:
             self._build.tracker.listing(page, context)
         return context
 
@@ -123,7 +118,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
 
     @event_priority(LAST)
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        # The rendered head is the last word on noindex and canonical links.
+        # The rendered head, after every other plugin's change, is the last word on
+        # noindex and canonical links.
         if self._build is not None:
             self._build.collector.record(page, output)
         return None
@@ -152,8 +148,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # said what they showed: nothing kept about pages holds for the next build.
         self._history.stop()
         self._build = None
-        self._kept.clear()
-        self._parts.clear()
+        self._kept.forget_pages()
 
     def on_shutdown(self) -> None:
         # The git walk belongs to this instance; it ends with MkDocs.
@@ -168,18 +163,14 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def forget(self) -> None:
         """Drop what is kept across builds: the next one reads git and pages afresh."""
         self._history.forget()
-        self._cache = None
+        self._tracking.forget()
         self._kept.clear()
-        self._output.clear()
-        self._parts.clear()
-        self._last_ids = None
 
     def _finished_build(self, config: MkDocsConfig) -> pipeline.Build | None:
         """What the pipeline needs of the build that has just rendered its pages."""
         build, self._build = self._build, None
         if build is None or build.files is None:
             return None
-        ids = self._identities(build.files) if self._serving else None
         return pipeline.Build(
             config=config,
             files=build.files,
@@ -188,19 +179,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             build_time=build.build_time,
             serving=self._serving,
             dependencies=build.dependencies(self.config),
-            kept_output=self._output,
-            kept_parts=self._parts if self._serving else None,
-            pages=ids,
+            kept=self._kept if self._serving else None,
         )
-
-    def _identities(self, files: Files) -> list[Identity]:
-        """The pages' identities; the last build's own list when they are the same, so
-        that every later comparison with it is by identity (one comparison per build)."""
-        ids = identities(files)
-        if ids == self._last_ids:
-            ids = self._last_ids
-        self._last_ids = ids
-        return ids
 
     def _keep_language_build(self, config: MkDocsConfig) -> None:
         """Keep the language static-i18n has just built, before its next one starts."""
@@ -208,42 +188,20 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         if build is not None:
             self._languages.keep(build, build.files)
 
-    def _observer_(self) -> Observer:
-        if self._observer is None:
-            self._observer = Observer()
-        return self._observer
-
-    def _dependency_cache(self, config: MkDocsConfig) -> DependencyCache:
-        """The project's dependency cache, kept while it is the same file."""
-        path = cache_file(config, self.config, CACHE_FILE)
-        if self._cache is None or self._cache.path != path:
-            self._cache = DependencyCache(_project(config), path)
-        else:
-            self._cache.refresh()
-        return self._cache
-
 
 class _Build:
     """What one build has gathered so far (made at ``on_config``, used up at the end)."""
 
-    def __init__(self, config: MkDocsConfig, options: SitemapProConfig, serving: bool,
-                 kept: KeptPages) -> None:
+    def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
+                 kept: Kept[pipeline.Part] | None) -> None:
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self.build_time = get_build_datetime()
         # What pages said is kept for the next build only where one follows (serve).
         self.collector = PageCollector(options.exclude, self.build_time,
-                                       redirected_pages(config), kept if serving else None)
+                                       redirected_pages(config), kept.pages if kept else None)
         self.tracker: Tracker | None = None
         self.history: GitHistory | None = None
         self.files: Files | None = None
-
-    def converted(self, page: Page) -> None:
-        """A page's Markdown is HTML now: what it read, and front matter MkDocs dropped."""
-        # MkDocs drops front matter that YAML rejects without a word, leaving it in the
-        # Markdown: notice it here (one hook per page fewer than a page_markdown one).
-        self.collector.note_markdown(page, page.markdown or "")
-        if self.tracker is not None:
-            self.tracker.close(page)
 
     def dependencies(self, options: SitemapProConfig) -> Dependencies | None:
         """What every page showed (None without ``dependencies``)."""
@@ -254,7 +212,3 @@ class _Build:
             log.debug(f"the dependency cache could not be written: {trouble}")
         return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing))
 
-
-def _project(config: MkDocsConfig) -> Path:
-    """The folder of mkdocs.yml, which relative cache paths start from."""
-    return Path(config.config_file_path or "mkdocs.yml").parent

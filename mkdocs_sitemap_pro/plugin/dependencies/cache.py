@@ -109,7 +109,7 @@ class DependencyCache:
                 continue
             stamp = file_stamp(source)
             if stamp is not None:
-                files = sorted(_relative(f, self._prefix) for f in cached.files)
+                files = sorted(_relative(f, self._prefix) for f in cached.files) if cached.files else []
                 entries[src_uri] = [list(stamp), files, list(cached.posts)]
         changed = entries != self._entries
         self._entries = entries

@@ -8,19 +8,21 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.plugin.dependencies.cache import Cached, DependencyCache
 from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
+from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, Cached, DependencyCache
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 
-__all__ = ["PageDependencies", "Tracker"]
+__all__ = ["PageDependencies", "Tracker", "Tracking"]
 
 _NONE: frozenset[str] = frozenset()
 
@@ -36,7 +38,7 @@ class Tracker:
     def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache) -> None:
         self.observer = observer
         self._objects = RenderedObjects(config, observer)
-        self._blog = blog.in_use(config)  # listing pages exist only with Material's blog
+        self.blog = blog.in_use(config)  # listing pages exist only with Material's blog
         self._exclusions = Exclusions(
             [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
             [config.config_file_path or "", *auto_appended_files(config)],
@@ -53,19 +55,20 @@ class Tracker:
 
     def close(self, page: Page) -> None:
         """A page's conversion ends (``on_page_content``, last): keep what it read."""
-        if not self.observer.watching:
-            return
         reads = self.observer.close()
-        rendered = self._objects.take()  # mkdocstrings' objects' source files
-        if rendered:
-            reads |= rendered
-        picked = self._exclusions.pick(reads, page.file.abs_src_path)
+        if reads is None:
+            return
+        if self._objects.pending:
+            reads |= self._objects.take()  # mkdocstrings' objects' source files
+        source = page.file.abs_src_path
+        # Most pages read their source and nothing else.
+        shows = reads and (len(reads) > 1 or source not in reads)
+        picked = self._exclusions.pick(reads, source) if shows else None
         self._files[page.file.src_uri] = frozenset(picked) if picked else _NONE
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
-        """After the blog plugin's ``on_page_context``: the posts a listing page shows."""
-        if not self._blog:
-            return
+        """After the blog plugin's ``on_page_context`` (``blog`` only): the posts a
+        listing page shows."""
         posts = blog.listed_posts(page, context)
         if posts is not None:
             self._posts[page.file.src_uri] = tuple(posts)
@@ -104,3 +107,28 @@ class Tracker:
             if file.abs_src_path and not file.generated_by:
                 keep[src_uri] = (file.abs_src_path, entry)
         return shown, self._cache.save(keep, self._cached.keys())
+
+
+class Tracking:
+    """What one plugin instance keeps for tracking its builds: one observer (an audit
+    hook, installed on first use, for the instance's life) and the dependency cache
+    (kept while it is the same file)."""
+
+    def __init__(self) -> None:
+        self._observer: Observer | None = None
+        self._cache: DependencyCache | None = None
+
+    def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
+        """The tracker of a new build."""
+        if self._observer is None:
+            self._observer = Observer()
+        path = cache_file(config, options, CACHE_FILE)
+        if self._cache is None or self._cache.path != path:
+            self._cache = DependencyCache(Path(config.config_file_path or "mkdocs.yml").parent, path)
+        else:
+            self._cache.refresh()
+        return Tracker(config, self._observer, self._cache)
+
+    def forget(self) -> None:
+        """The next build reads the dependency cache afresh."""
+        self._cache = None

@@ -73,10 +73,13 @@ class RenderedObjects:
         handler.collect, handler.get_headings = wrapped_collect, wrapped_headings
         setattr(handler, _MARK, True)
 
+    @property
+    def pending(self) -> bool:
+        """Whether an API object was rendered since the last ``take`` (most pages: no)."""
+        return bool(self._collected or self._headings)
+
     def take(self) -> set[str]:
         """The source files of everything rendered since the last call."""
-        if not self._collected and not self._headings:
-            return set()  # most pages render no API object
         objects = self._collected
         for collect, ident in self._headings:
             try:
