@@ -5,5 +5,5 @@
 (all-or-nothing output), ``robots`` (the robots.txt line), ``git`` (one pass over
 history); for pages: ``html_head`` (what a rendered head says), ``page_settings`` (what
 front matter says), ``reads`` (the files a conversion reads), ``includes`` (the files a
-source's text includes), ``stamps``. Nothing here imports ``mkdocs``.
+source's text includes), ``shown`` (a page's date by what it shows), ``stamps``. Nothing here imports ``mkdocs``.
 """

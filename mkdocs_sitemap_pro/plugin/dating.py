@@ -15,7 +15,7 @@ from typing import Literal
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.plugin.dependencies.dates import (
+from mkdocs_sitemap_pro.core.shown import (
     Dependencies,
     decide,
     with_posts,

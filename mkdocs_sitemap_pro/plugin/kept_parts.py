@@ -24,8 +24,8 @@ from typing import Generic, NamedTuple, TypeVar
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
+from mkdocs_sitemap_pro.core.shown import Shown
 from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, Seen, identities
 
 __all__ = ["Kept", "KeptParts", "PartKey", "Says", "says"]
@@ -48,12 +48,12 @@ class Says(NamedTuple):
     """What one page says: its front matter and head, what it showed, git's answers."""
 
     seen: Seen
-    shows: PageDependencies | None
+    shows: Shown | None
     answers: tuple[LastChange, ...]  # for its source, then each file it showed, sorted
 
 
 def says(
-    seen: Seen, shows: PageDependencies | None, source: str | None, history: GitHistory | None
+    seen: Seen, shows: Shown | None, source: str | None, history: GitHistory | None
 ) -> Says:
     """What a page says, with git's answers for its source and the files it showed."""
     answers: tuple[LastChange, ...] = ()

@@ -26,7 +26,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
-from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
+from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says

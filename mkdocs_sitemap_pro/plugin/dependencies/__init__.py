@@ -1,7 +1,6 @@
-"""What a page shows besides its source, and how that dates it.
+"""What each page of an MkDocs build shows besides its source.
 
-``tracker`` puts together what each page of a build showed: the files it read
-(``core.reads`` observes them), mkdocstrings' objects and a blog's listed posts;
-``cache`` keeps it for pages ``--dirty`` does not render, ``dates`` dates a page by the
-newest of it all.
+``tracker`` puts it together: the files a page read (``core.reads`` observes them),
+mkdocstrings' objects and a blog's listed posts; ``cache`` keeps it for pages ``--dirty``
+does not render. ``core.shown`` dates a page by the newest of it all.
 """

@@ -17,25 +17,18 @@ import json
 import os
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.shown import Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
-__all__ = ["CACHE_FILE", "Cached", "DependencyCache"]
+__all__ = ["CACHE_FILE", "DependencyCache"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
 _VERSION = 2  # 1 held a SHA-256 of each source
 
 #: One page's entry as the file holds it: [stamp, files (relative, sorted), posts].
 _Entry = list[object]
-
-
-class Cached(NamedTuple):
-    """One page's observation: the files it showed and, for a listing page, its posts."""
-
-    files: frozenset[str] = frozenset()  # absolute paths
-    posts: tuple[str, ...] = ()
 
 
 class DependencyCache:
@@ -47,7 +40,7 @@ class DependencyCache:
         self._entries: dict[str, _Entry] = {}
         self._written: Stamp | None = None  # the file's stamp as last read or written here
         # src_uri -> (its entry, what it decodes to), for the pages ``get`` found valid.
-        self._valid: dict[str, tuple[_Entry, Cached]] = {}
+        self._valid: dict[str, tuple[_Entry, Shown]] = {}
         self._load()
 
     def _load(self) -> None:
@@ -71,7 +64,7 @@ class DependencyCache:
             self._written = None
             self._load()
 
-    def get(self, src_uri: str, source: str) -> Cached | None:
+    def get(self, src_uri: str, source: str) -> Shown | None:
         """The cached observation of a page, if its source still has the stamp it had."""
         entry = self._entries.get(src_uri)
         stamp = file_stamp(source)
@@ -85,7 +78,7 @@ class DependencyCache:
         files, posts = entry[1], entry[2]
         if not isinstance(files, list) or not isinstance(posts, list):
             return None
-        cached = Cached(
+        cached = Shown(
             frozenset(os.path.normpath(self._prefix + f) for f in files if isinstance(f, str)),
             tuple(p for p in posts if isinstance(p, str)),
         )
@@ -93,7 +86,7 @@ class DependencyCache:
         return cached
 
     def save(
-        self, pages: Mapping[str, tuple[str, Cached]], unrendered: Collection[str] = ()
+        self, pages: Mapping[str, tuple[str, Shown]], unrendered: Collection[str] = ()
     ) -> str | None:
         """Replace the cache with these pages (src_uri -> (source, observation)).
 

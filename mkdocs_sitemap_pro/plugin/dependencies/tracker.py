@@ -17,19 +17,15 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
-from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, Cached, DependencyCache
+from mkdocs_sitemap_pro.core.shown import Shown
+from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 
-__all__ = ["PageDependencies", "Tracker", "Tracking"]
+__all__ = ["Tracker", "Tracking"]
 
 _NONE: frozenset[str] = frozenset()
-
-#: What one page showed besides its source: ``files`` (absolute paths, exclusions
-#: applied) and ``posts`` (src_uris of the posts a listing page shows). One type with
-#: the cache's entries, so an observation is kept and compared as it is.
-PageDependencies = Cached
 
 
 class Tracker:
@@ -46,7 +42,7 @@ class Tracker:
         self._cache = cache
         self._files: dict[str, frozenset[str]] = {}  # rendered pages: what each read
         self._posts: dict[str, tuple[str, ...]] = {}
-        self._cached: dict[str, Cached] = {}
+        self._cached: dict[str, Shown] = {}
         self.missing: list[str] = []  # pages neither rendered nor in the cache
 
     def open(self) -> None:
@@ -86,21 +82,21 @@ class Tracker:
             else:
                 self._cached[src_uri] = cached
 
-    def finish(self, pages: list[File]) -> tuple[dict[str, PageDependencies], str | None]:
+    def finish(self, pages: list[File]) -> tuple[dict[str, Shown], str | None]:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
         self.observer.stop()
-        shown: dict[str, PageDependencies] = {}
-        keep: dict[str, tuple[str, Cached]] = {}
+        shown: dict[str, Shown] = {}
+        keep: dict[str, tuple[str, Shown]] = {}
         rendered, listings = self._files, self._posts
         for file in pages:
             src_uri = file.src_uri
             if src_uri in rendered:
-                entry = PageDependencies(rendered[src_uri], listings.get(src_uri, ()))
+                entry = Shown(rendered[src_uri], listings.get(src_uri, ()))
             elif (cached := self._cached.get(src_uri)) is not None:
                 posts = listings.get(src_uri, cached.posts)
-                entry = cached if posts == cached.posts else PageDependencies(cached.files, posts)
+                entry = cached if posts == cached.posts else Shown(cached.files, posts)
             elif src_uri in listings:
-                entry = PageDependencies(posts=listings[src_uri])
+                entry = Shown(posts=listings[src_uri])
             else:
                 continue
             shown[src_uri] = entry

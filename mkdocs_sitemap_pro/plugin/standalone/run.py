@@ -24,8 +24,7 @@ from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
-from mkdocs_sitemap_pro.plugin.dependencies.dates import Dependencies
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
+from mkdocs_sitemap_pro.core.shown import Dependencies, Shown
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.core.includes import (
     rules_for,
@@ -149,7 +148,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
             shown[file.src_uri] = frozenset(str(path) for path in found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
-    result: dict[str, PageDependencies] = {}
+    result: dict[str, Shown] = {}
     for file in pages:
         posts = tuple(dict.fromkeys(
             post.src_uri
@@ -157,7 +156,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
             if (post := by_url.get(normalise_loc(url))) is not None and post is not file
         ))
         if posts or shown.get(file.src_uri):
-            result[file.src_uri] = PageDependencies(shown.get(file.src_uri, frozenset()), posts)
+            result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts)
     return Dependencies(result, site.options.dependencies_exclude)
 
 

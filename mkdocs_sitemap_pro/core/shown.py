@@ -1,6 +1,7 @@
-"""A page's date by everything it shows: the newest of its source and its dependencies.
+"""What a page shows besides its source, and its date by all of it: the newest.
 
-``decide`` picks, for one page dated by git, the newest of its source and each file it
+``Shown`` is one page's observation (the files it showed, the posts it lists), however
+it was gathered (a rendering observed, or a source's text read). ``decide`` picks, for one page dated by git, the newest of its source and each file it
 showed (git's answer under the same rule and date kind); files git cannot date, files
 outside the repository and files matched by ``dependencies_exclude`` are left out, and
 said so at DEBUG. ``with_posts`` dates a listing page by the newest of the posts it
@@ -18,17 +19,24 @@ import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import PageDependencies
 
-__all__ = ["Decision", "Dependencies", "decide", "newer", "with_posts"]
+__all__ = ["Decision", "Dependencies", "Shown", "decide", "newer", "with_posts"]
 
 Lastmod = dt.date | dt.datetime | None
+
+
+class Shown(NamedTuple):
+    """What one page showed besides its source: files read (absolute paths, exclusions
+    applied) and, for a listing page, the src_uris of the posts it lists."""
+
+    files: frozenset[str] = frozenset()
+    posts: tuple[str, ...] = ()
 
 
 class Dependencies(NamedTuple):
     """What every page of the build showed, and the files that must not date pages."""
 
-    pages: Mapping[str, PageDependencies]
+    pages: Mapping[str, Shown]
     exclude: pathspec.PathSpec
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
 
@@ -41,7 +49,7 @@ class Decision(NamedTuple):
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
 
 
-def decide(source: Known, entry: PageDependencies | None, deps: Dependencies,
+def decide(source: Known, entry: Shown | None, deps: Dependencies,
            history: GitHistory) -> Decision:
     """The newest of a page's source (known to git) and the files it showed."""
     if entry is None or not entry.files:
