@@ -1,19 +1,14 @@
 """The last sitemap part of a build, made again by a rebuild only when it would differ.
 
 A part is what the pipeline makes of one build (of one language, under static-i18n): the
-pages collected, dated and made into entries. Under ``mkdocs serve --dirty`` a save
-renders one page, and every other page says what it said in the last build
-(``pages.KeptPages``; the reader carries what each showed). A part depends on the
-options, on each page's identity (its source, HTML and URL: ``pages.identities``), on
-the key of the git answers (HEAD, shallow state, git options), on the pages neither
-rendered nor cached, and on what each page says (``Says``). So when all of that is the
-same as the last build's and every page rendered in this build says what it said then,
-the last part is this build's: no page is collected or dated again. The check costs one
-comparison per build and one per rendered page.
-
-A part whose dates or settings depend on the clock or on file times is never kept: under
-``lastmod: mtime``, when a fallback by mtime or build time dated some page, or when a
-front matter lastmod was refused (it may be accepted later).
+pages collected, dated and made into entries. It depends on the options, each page's
+identity (``pages.identities``), the key of the git answers, the pages neither rendered
+nor cached, and what each page says (``Says``). Under ``mkdocs serve --dirty`` a save
+renders one page; when all of that is as in the last build and every page rendered now
+says what it said then, the last part is this build's: one comparison per build and one
+per rendered page, and no page is collected or dated again. A part whose dates or
+settings depend on the clock or on file times (``lastmod: mtime``, a fallback by mtime
+or build time, a refused front matter lastmod) is never kept.
 """
 
 from __future__ import annotations
