@@ -122,5 +122,6 @@ def _attributes(text: str) -> dict[str, str]:
     """The attributes of one tag, names lowercased, values with entities resolved."""
     attrs: dict[str, str] = {}
     for name, dq, sq, bare in _ATTR.findall(text):
-        attrs.setdefault(name.lower(), html.unescape(dq or sq or bare))
+        value = dq or sq or bare
+        attrs.setdefault(name.lower(), html.unescape(value) if "&" in value else value)
     return attrs

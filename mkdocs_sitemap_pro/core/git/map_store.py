@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -76,13 +77,15 @@ def _decode(data: dict[str, Any]) -> HistoryMap | None:
     when = [Known(datetime.fromisoformat(_string(iso)), _string(sha))
             for sha, iso in data["commits"]]
     changes: dict[bytes, LastChange] = {}
+    # os.fsencode, less a Python call per file (a map holds every file HEAD tracks).
+    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
     for name, value in data["files"].items():
-        if isinstance(value, int) and not isinstance(value, bool):
+        if type(value) is int:
             if value < 0:
                 raise IndexError("no such commit")
-            changes[os.fsencode(name)] = when[value]
+            changes[name.encode(encoding, errors)] = when[value]
         else:
-            changes[os.fsencode(name)] = Unknown(_string(value))
+            changes[name.encode(encoding, errors)] = Unknown(_string(value))
     return HistoryMap(key, changes, key.top, said=tuple(_strings(data["said"])), made="kept")
 
 
