@@ -7,8 +7,6 @@ itself. Used by the plugin (each page as it is rendered) and by the checker (eac
 page of a built site). Only the head is scanned, with a quick pre-check, since this runs once per page.
 """
 
-from __future__ import annotations
-
 import html
 import re
 from typing import NamedTuple

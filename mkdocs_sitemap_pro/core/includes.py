@@ -10,8 +10,6 @@ are not seen. Small interface, so the plugin's own dependency tracking can share
 ``written_dependencies(source, rules) -> [absolute paths]``.
 """
 
-from __future__ import annotations
-
 import glob
 import os
 import re

@@ -5,8 +5,6 @@ the build and is never written: it is dropped and reported as a problem naming t
 and the value, which the plugin logs as a warning (so ``--strict`` fails).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import json
 import re

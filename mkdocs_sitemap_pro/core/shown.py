@@ -9,8 +9,6 @@ shows. The source wins a tie, so a page is said to be dated by a dependency only
 that file changed later.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple

@@ -7,8 +7,6 @@ another folder; a sitemap there would list URLs outside its folder, so only real
 versions are listed. This module knows the layout, not git and not MkDocs.
 """
 
-from __future__ import annotations
-
 import json
 from typing import NamedTuple
 

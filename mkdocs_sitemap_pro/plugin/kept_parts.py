@@ -11,8 +11,6 @@ settings depend on the clock or on file times (``lastmod: mtime``, a fallback by
 or build time, a refused front matter lastmod) is never kept.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import Generic, NamedTuple, TypeVar
 

@@ -14,8 +14,6 @@ it said when this process last rendered or read it back, looking at nothing on d
 (An HTML file changed by something other than a build is seen once its page renders.)
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field

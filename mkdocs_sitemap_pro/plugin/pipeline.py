@@ -6,8 +6,6 @@ pages into core inputs and calls the core; every message goes through ``report``
 ``mkdocs serve`` a build whose part would be the last one's takes it (``kept_parts``).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,7 +46,7 @@ class Build(NamedTuple):
     build_time: dt.datetime
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
-    kept: Kept[Part] | None = None  # what the last builds of this process made (serve)
+    kept: "Kept[Part] | None" = None  # what the last builds of this process made (serve)
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:

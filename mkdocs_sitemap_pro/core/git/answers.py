@@ -1,7 +1,5 @@
 """What git says of one file: the commit that last changed it, or why it cannot say."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, NamedTuple, Union

@@ -13,8 +13,6 @@ Git processes per read: one ``rev-parse``; with a map to make, one ``ls-tree``, 
 ``cat-file`` if ``ignore_commits`` is set, and one ``log``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +51,7 @@ class MapKey(NamedTuple):
     options: HistoryOptions
 
     @classmethod
-    def of(cls, repo: Repository, options: HistoryOptions) -> MapKey:
+    def of(cls, repo: Repository, options: HistoryOptions) -> "MapKey":
         return cls(repo.top, repo.head, repo.boundary, options)
 
 

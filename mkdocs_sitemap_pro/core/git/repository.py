@@ -6,8 +6,6 @@ each function adds a warning a user can act on and gives the reason files cannot
 dated (an ``Unknown``).
 """
 
-from __future__ import annotations
-
 import os
 import posixpath
 import re

@@ -11,8 +11,6 @@ else), so the walk takes it and reads no further for that file: after one new co
 a walk reads one commit. A file whose chain never reaches the base is walked as usual.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple

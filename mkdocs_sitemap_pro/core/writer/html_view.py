@@ -8,8 +8,6 @@ crawlers get; an index's page lists its files, linked to their pages. Each page 
 that carry it, so a site's own ``sitemap.html`` is never touched.
 """
 
-from __future__ import annotations
-
 import datetime as dt
 import re
 from collections.abc import Sequence

@@ -9,8 +9,6 @@ final loc merge into one: the one with the newest lastmod wins (ties are broken 
 other fields, so the input order never matters).
 """
 
-from __future__ import annotations
-
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass

@@ -14,8 +14,6 @@ the language built), is a fallback copy, not a translation: it is left out of th
 sitemap and of every alternate set. Nothing of static-i18n is imported.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Generic, NamedTuple, TypeVar

@@ -10,8 +10,6 @@ No crawler reads a robots.txt inside a version folder, so none is written there 
 mike is imported.
 """
 
-from __future__ import annotations
-
 import os
 from typing import NamedTuple
 
