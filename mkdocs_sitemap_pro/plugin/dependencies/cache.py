@@ -5,7 +5,8 @@ than their HTML, so nothing observes what they include. The last observation is 
 ``dependencies.json`` in ``cache_dir`` (with ``cache: false``, in memory only, for the
 builds of one process), by src_uri, with the stamp (mtime, size, inode) the source had:
 an entry is used only while the source has that stamp, one ``stat`` and no read. Paths
-are stored relative to the folder of mkdocs.yml, so the cache survives a move.
+are stored relative to the folder of mkdocs.yml, so the cache survives a move. A page
+that showed nothing is stored as its stamp alone (most pages: one string each).
 
 One instance serves every build of a process (``mkdocs serve``): the file is read again
 only when someone else changed it, and an unchanged cache is not rewritten.
@@ -27,8 +28,11 @@ __all__ = ["CACHE_FILE", "DependencyCache"]
 CACHE_FILE = "dependencies.json"  # in cache_dir
 _VERSION = 2  # 1 held a SHA-256 of each source
 
-#: One page's entry as the file holds it: [stamp, files (relative, sorted), posts].
-_Entry = list[object]
+_NOTHING = Shown()
+
+#: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
+#: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts]].
+_Entry = str | list[object]
 
 
 class DependencyCache:
@@ -67,10 +71,13 @@ class DependencyCache:
     def get(self, src_uri: str, source: str) -> Shown | None:
         """The cached observation of a page, if its source still has the stamp it had."""
         entry = self._entries.get(src_uri)
-        stamp = file_stamp(source)
-        if stamp is None or not isinstance(entry, list) or len(entry) != 3:
+        stamp = _stamp(source)
+        if stamp is None or entry is None:
             return None
-        if entry[0] != list(stamp):
+        if entry == stamp:
+            self._valid[src_uri] = (entry, _NOTHING)
+            return _NOTHING
+        if not isinstance(entry, list) or len(entry) != 3 or entry[0] != stamp:
             return None
         known = self._valid.get(src_uri)
         if known is not None and known[0] is entry:
@@ -86,24 +93,31 @@ class DependencyCache:
         return cached
 
     def save(
-        self, pages: Mapping[str, tuple[str, Shown]], unrendered: Collection[str] = ()
+        self, pages: Mapping[str, Shown], sources: Mapping[str, str],
+        unrendered: Collection[str] = (),
     ) -> str | None:
-        """Replace the cache with these pages (src_uri -> (source, observation)).
+        """Replace the cache with these pages (src_uri -> observation), those with a
+        source in ``sources`` (src_uri -> its path).
 
         ``unrendered``: pages this build did not render; an entry ``get`` gave them stays
         as it is (their sources are not looked at again). Returns why the file could not
         be written, or None; a file that already holds these entries is not rewritten.
         """
         entries: dict[str, _Entry] = {}
-        for src_uri, (source, cached) in pages.items():
+        for src_uri, source in sources.items():
+            shown = pages[src_uri]
             known = self._valid.get(src_uri) if src_uri in unrendered else None
-            if known is not None and known[1] == cached:
+            if known is not None and known[1] == shown:
                 entries[src_uri] = known[0]
                 continue
-            stamp = file_stamp(source)
-            if stamp is not None:
-                files = sorted(_relative(f, self._prefix) for f in cached.files) if cached.files else []
-                entries[src_uri] = [list(stamp), files, list(cached.posts)]
+            stamp = _stamp(source)
+            if stamp is None:
+                continue
+            if not shown.files and not shown.posts:
+                entries[src_uri] = stamp
+            else:
+                files = sorted(_relative(f, self._prefix) for f in shown.files)
+                entries[src_uri] = [stamp, files, list(shown.posts)]
         changed = entries != self._entries
         self._entries = entries
         if self.path is None:
@@ -118,6 +132,15 @@ class DependencyCache:
             return str(error)
         self._written = file_stamp(self.path)
         return None
+
+
+def _stamp(path: str) -> str | None:
+    """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_mtime_ns}:{st.st_size}:{st.st_ino}"
 
 
 def _relative(path: str, prefix: str) -> str:

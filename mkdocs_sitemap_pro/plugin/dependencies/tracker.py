@@ -26,6 +26,7 @@ from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 __all__ = ["Tracker", "Tracking"]
 
 _NONE: frozenset[str] = frozenset()
+_NOTHING = Shown()  # what most pages show besides their source (immutable, so shared)
 
 
 class Tracker:
@@ -86,12 +87,13 @@ class Tracker:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
         self.observer.stop()
         shown: dict[str, Shown] = {}
-        keep: dict[str, tuple[str, Shown]] = {}
+        sources: dict[str, str] = {}  # src_uri -> its source, for the pages kept
         rendered, listings = self._files, self._posts
         for file in pages:
             src_uri = file.src_uri
             if src_uri in rendered:
-                entry = Shown(rendered[src_uri], listings.get(src_uri, ()))
+                files, posts = rendered[src_uri], listings.get(src_uri, ())
+                entry = Shown(files, posts) if files or posts else _NOTHING
             elif (cached := self._cached.get(src_uri)) is not None:
                 posts = listings.get(src_uri, cached.posts)
                 entry = cached if posts == cached.posts else Shown(cached.files, posts)
@@ -101,8 +103,8 @@ class Tracker:
                 continue
             shown[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
-                keep[src_uri] = (file.abs_src_path, entry)
-        return shown, self._cache.save(keep, self._cached.keys())
+                sources[src_uri] = file.abs_src_path
+        return shown, self._cache.save(shown, sources, self._cached.keys())
 
 
 class Tracking:
