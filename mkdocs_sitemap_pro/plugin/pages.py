@@ -108,13 +108,14 @@ class PageCollector:
         self._excluding = bool(exclude.patterns)  # the default, no pattern: nothing to match
         self._build_time = build_time
         self.redirected = redirected  # src_uris another plugin turns into redirect stubs
-        self._seen: dict[str, tuple[File, Seen]] = {}
+        self._seen: dict[str, Seen] = {}  # rendered pages: what each said
+        self.rendered_files: dict[str, File] = {}  # and their files
         # The stamp of each rendered page's HTML as MkDocs wrote it, to notice one that
         # another plugin replaced later; MkDocs writes a page after its on_post_page, so
         # it is taken at the next page's, or when all are written (``written``).
         self._stamps: dict[str, Stamp | None] = {}
         self._unstamped: File | None = None
-        self._rendered: dict[str, tuple[File, Seen]] | None = None
+        self._rendered: dict[str, Seen] | None = None
         self._unparsed: set[str] = set()
 
     def note_markdown(self, page: Page) -> None:
@@ -130,11 +131,9 @@ class PageCollector:
         if self._unstamped is not None:
             self.written()
         src_uri = page.file.src_uri
-        self._seen[src_uri] = (page.file, Seen(
-            meta=dict(page.meta),
-            head=read_head(output),
-            unparsed_front_matter=src_uri in self._unparsed,
-        ))
+        # The page's own meta, not a copy: MkDocs makes a new one for each build.
+        self._seen[src_uri] = Seen(page.meta, read_head(output), src_uri in self._unparsed)
+        self.rendered_files[src_uri] = page.file
         self._unstamped = page.file
         self._rendered = None
 
@@ -144,17 +143,18 @@ class PageCollector:
             self._stamps[self._unstamped.src_uri] = file_stamp(self._unstamped.abs_dest_path)
             self._unstamped = None
 
-    def rendered(self) -> dict[str, tuple[File, Seen]]:
+    def rendered(self) -> dict[str, Seen]:
         """Each page rendered in this build and what it said, judged by its HTML as it
         is on disk now (another plugin may have replaced it since); kept for later builds."""
         if self._rendered is None:
             self.written()
             self._rendered = {}
-            for src_uri, (file, seen) in self._seen.items():
+            for src_uri, seen in self._seen.items():
+                file = self.rendered_files[src_uri]
                 now = file_stamp(file.abs_dest_path)
                 if now is not None and now != self._stamps.get(src_uri):
                     seen = seen._replace(head=_head_on_disk(file))
-                self._rendered[src_uri] = (file, seen)
+                self._rendered[src_uri] = seen
                 if self._kept is not None:
                     self._kept.keep(file, seen)
         return self._rendered
@@ -169,8 +169,7 @@ class PageCollector:
                 result.left_out[file.src_uri] = reason
                 continue
             assert file.page is not None
-            now = rendered.get(file.src_uri)
-            seen = now[1] if now is not None else None
+            seen = rendered.get(file.src_uri)
             if seen is None:
                 seen = kept.recall(file) if kept is not None else None
                 if seen is None:

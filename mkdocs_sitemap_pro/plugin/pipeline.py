@@ -195,9 +195,10 @@ def _part_key(
 def _rendered_says(build: Build) -> dict[str, Says]:
     """What each page rendered in this build says."""
     shows = build.dependencies.pages if build.dependencies is not None else {}
+    files = build.collector.rendered_files
     return {
-        file.src_uri: says(seen, shows.get(file.src_uri), _source(file), build.history)
-        for file, seen in build.collector.rendered().values()
+        src_uri: says(seen, shows.get(src_uri), _source(files[src_uri]), build.history)
+        for src_uri, seen in build.collector.rendered().items()
     }
 
 
