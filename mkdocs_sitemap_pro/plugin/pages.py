@@ -1,17 +1,12 @@
 """Which pages of an MkDocs build belong in the sitemap, and what each one says of itself.
 
 Knows MkDocs' files and pages, but nothing of hooks, git or XML. Pages rendered in this
-build are recorded as they pass (front matter and rendered head); pages that a
-``--dirty`` build skipped are read back from their source and their HTML on disk, so the
-sitemap lists the whole site whichever way it was built. The sitemap describes the files
-as they are at the end of the build: a page whose HTML another plugin replaced after it
-was rendered (mkdocs-redirects writes redirect stubs in its own ``on_post_build``) is
-judged by what is on disk.
-
-Under ``mkdocs serve --dirty`` a page MkDocs does not render again has a source no newer
-than its HTML: MkDocs takes it as unchanged, and so does ``KeptPages``, which gives what
-it said when this process last rendered or read it back, looking at nothing on disk.
-(An HTML file changed by something other than a build is seen once its page renders.)
+build are recorded as they pass (front matter, rendered head); pages a ``--dirty`` build
+skipped are read back from their source and HTML, so the sitemap lists the whole site.
+It describes the files as they are at the end of the build: a page whose HTML another
+plugin replaced after it was rendered (a redirect stub) is judged by what is on disk.
+Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged for
+``KeptPages`` as for MkDocs: it says what it said when this process last saw it.
 """
 
 import datetime as dt

@@ -62,7 +62,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # static-i18n starts its next language: the one just built is complete, keep it
         # for the one sitemap written at the end.
         if i18n.nested_build(config):
-            self._keep_language_build(config)
+            if (language := self._finished_build(config)) is not None:
+                self._languages.keep(language, language.files)
         else:
             self._languages.clear()
         self._build = _Build(config, self.config, self._kept if self._serving else None)
@@ -181,12 +182,6 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             dependencies=build.dependencies(self.config),
             kept=self._kept if self._serving else None,
         )
-
-    def _keep_language_build(self, config: MkDocsConfig) -> None:
-        """Keep the language static-i18n has just built, before its next one starts."""
-        build = self._finished_build(config)
-        if build is not None:
-            self._languages.keep(build, build.files)
 
 
 class _Build:

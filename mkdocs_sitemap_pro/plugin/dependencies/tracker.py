@@ -108,16 +108,14 @@ class Tracker:
 
 
 class Tracking:
-    """What one plugin instance keeps for tracking its builds: one observer (an audit
-    hook, installed on first use, for the instance's life) and the dependency cache
-    (kept while it is the same file)."""
+    """A plugin instance's observer (one audit hook, installed on first use) and
+    dependency cache (kept while it is the same file): a ``Tracker`` per build."""
 
     def __init__(self) -> None:
         self._observer: Observer | None = None
         self._cache: DependencyCache | None = None
 
     def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
-        """The tracker of a new build."""
         if self._observer is None:
             self._observer = Observer()
         path = cache_file(config, options, CACHE_FILE)
