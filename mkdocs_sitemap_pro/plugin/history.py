@@ -68,20 +68,17 @@ class BuildHistory:
         self._signals = EndOnSignals(self._processes)
         self._signals.install()
         self._result = None
-        # The kept map is read here, not in the thread: a few milliseconds, and the build's
-        # own objects then meet the same garbage collections from one build to the next.
-        known = self._known
-        if known is None and store is not None:
-            known = load_map(store)
         self._thread = threading.Thread(
-            target=self._walk,
-            args=(Path(config.docs_dir), rules, store, known, self._processes),
+            target=self._walk, args=(Path(config.docs_dir), rules, store, self._processes),
             name="sitemap-pro-git", daemon=True,  # never keeps a stopped MkDocs alive
         )
         self._thread.start()
 
     def _walk(self, folder: Path, options: HistoryOptions, store: Path | None,
-              known: HistoryMap | None, processes: GitProcesses) -> None:
+              processes: GitProcesses) -> None:
+        known = self._known
+        if known is None and store is not None:
+            known = load_map(store)
         try:
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
