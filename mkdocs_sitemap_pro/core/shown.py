@@ -18,7 +18,7 @@ import pathspec
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 
-__all__ = ["Decision", "Dependencies", "Shown", "decide", "newer", "with_posts"]
+__all__ = ["NOTHING", "Decision", "Dependencies", "Shown", "decide", "newer", "with_posts"]
 
 Lastmod = dt.date | dt.datetime | None
 
@@ -29,6 +29,9 @@ class Shown(NamedTuple):
 
     files: frozenset[str] = frozenset()
     posts: tuple[str, ...] = ()
+
+
+NOTHING = Shown()  # what most pages show besides their source (immutable, so shared)
 
 
 class Dependencies(NamedTuple):

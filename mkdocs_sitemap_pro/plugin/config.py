@@ -168,4 +168,9 @@ def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Pa
     """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""
     if not options.cache:
         return None
-    return Path(config.config_file_path or "mkdocs.yml").parent / options.cache_dir / name
+    return project_folder(config) / options.cache_dir / name
+
+
+def project_folder(config: MkDocsConfig) -> Path:
+    """The folder of mkdocs.yml, which relative paths of the plugin's files start from."""
+    return Path(config.config_file_path or "mkdocs.yml").parent

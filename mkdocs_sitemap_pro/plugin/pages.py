@@ -123,8 +123,7 @@ class PageCollector:
 
     def record(self, page: Page, output: str) -> None:
         """Remember a rendered page's metadata and head directives."""
-        if self._unstamped is not None:
-            self.written()
+        self.written()
         src_uri = page.file.src_uri
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
         self._seen[src_uri] = Seen(page.meta, read_head(output), src_uri in self._unparsed)

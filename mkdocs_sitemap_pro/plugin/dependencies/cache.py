@@ -20,15 +20,13 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
-from mkdocs_sitemap_pro.core.shown import Shown
+from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
 __all__ = ["CACHE_FILE", "DependencyCache"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
 _VERSION = 2  # 1 held a SHA-256 of each source
-
-_NOTHING = Shown()
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
 #: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts]].
@@ -75,8 +73,8 @@ class DependencyCache:
         if stamp is None or entry is None:
             return None
         if entry == stamp:
-            self._valid[src_uri] = (entry, _NOTHING)
-            return _NOTHING
+            self._valid[src_uri] = (entry, NOTHING)
+            return NOTHING
         if not isinstance(entry, list) or len(entry) != 3 or entry[0] != stamp:
             return None
         known = self._valid.get(src_uri)
@@ -136,11 +134,8 @@ class DependencyCache:
 
 def _stamp(path: str) -> str | None:
     """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return f"{st.st_mtime_ns}:{st.st_size}:{st.st_ino}"
+    stamp = file_stamp(path)
+    return None if stamp is None else "%d:%d:%d" % stamp
 
 
 def _relative(path: str, prefix: str) -> str:

@@ -8,7 +8,6 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -16,8 +15,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
-from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
-from mkdocs_sitemap_pro.core.shown import Shown
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
+from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
@@ -26,7 +25,6 @@ from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 __all__ = ["Tracker", "Tracking"]
 
 _NONE: frozenset[str] = frozenset()
-_NOTHING = Shown()  # what most pages show besides their source (immutable, so shared)
 
 
 class Tracker:
@@ -93,7 +91,7 @@ class Tracker:
             src_uri = file.src_uri
             if src_uri in rendered:
                 files, posts = rendered[src_uri], listings.get(src_uri, ())
-                entry = Shown(files, posts) if files or posts else _NOTHING
+                entry = Shown(files, posts) if files or posts else NOTHING
             elif (cached := self._cached.get(src_uri)) is not None:
                 posts = listings.get(src_uri, cached.posts)
                 entry = cached if posts == cached.posts else Shown(cached.files, posts)
@@ -120,7 +118,7 @@ class Tracking:
             self._observer = Observer()
         path = cache_file(config, options, CACHE_FILE)
         if self._cache is None or self._cache.path != path:
-            self._cache = DependencyCache(Path(config.config_file_path or "mkdocs.yml").parent, path)
+            self._cache = DependencyCache(project_folder(config), path)
         else:
             self._cache.refresh()
         return Tracker(config, self._observer, self._cache)
