@@ -13,7 +13,13 @@ three ways, alternated in the same run, each a fresh ``python -m mkdocs build``:
 Goal: deps-true <= 1.05x deps-false (wall time; CPU time of the build and its git
 processes is printed too).
 
+With ``--macros`` the three files are included with mkdocs-macros instead
+(``{% include "parts/..." %}``, ``include_dir`` the repository), in all three variants:
+the shared file is read once and cached by Jinja, and dated on every page by the
+macros integration (its templates as the Jinja environment hands them out).
+
     python bench/dependencies.py            # 1,000 pages, 5,000 commits, 5 rounds
+    python bench/dependencies.py --macros   # the same, the includes made by mkdocs-macros
     python bench/dependencies.py --quick    # 60 pages, 200 commits, 2 rounds
 """
 
@@ -37,7 +43,12 @@ VARIANTS = {
 }
 
 
-def add_includes(repo: Path) -> int:
+def include(rel: str, macros: bool) -> str:
+    """The line that includes ``rel`` (relative to the repository) in a page."""
+    return f'{{% include "{rel}" %}}' if macros else f'--8<-- "{rel}"'
+
+
+def add_includes(repo: Path, macros: bool = False) -> int:
     """Make every page include three files and commit; change some includes later."""
     pages = sorted(p for p in (repo / "docs").rglob("*.md"))
     (repo / "parts" / "own").mkdir(parents=True, exist_ok=True)
@@ -47,8 +58,8 @@ def add_includes(repo: Path) -> int:
     for n, page in enumerate(pages):
         (repo / "parts" / "own" / f"{n}.md").write_text(f"Own part {n}.\n", encoding="utf-8")
         with page.open("a", encoding="utf-8") as out:
-            out.write(f'\n--8<-- "parts/shared{n // 20}.md"\n\n--8<-- "parts/own/{n}.md"\n\n'
-                      '--8<-- "CONTRIBUTING.md"\n')
+            out.write("".join(f"\n{include(rel, macros)}\n" for rel in (
+                f"parts/shared{n // 20}.md", f"parts/own/{n}.md", "CONTRIBUTING.md")))
     head = int(C.git(repo, "log", "-1", "--format=%ct").decode())  # after the history
     commit(repo, "include three files on every page", f"@{head + 86_400} +0000")
     for n in range(0, len(pages), 7):  # a later change of some pages' own include
@@ -74,6 +85,7 @@ def main() -> int:
     p = C.base_parser(__doc__.split("\n\n")[0])
     p.add_argument("--pages", type=int, default=None)
     p.add_argument("--commits", type=int, default=None)
+    p.add_argument("--macros", action="store_true", help="include with mkdocs-macros")
     args = p.parse_args()
     pages = args.pages or (60 if args.quick else 1_000)
     commits = args.commits or (200 if args.quick else 5_000)
@@ -83,24 +95,26 @@ def main() -> int:
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     C.print_header("dependencies: mkdocs build, dependencies true vs false vs no sitemap-pro",
                    {"pages": pages, "commits": commits, "rounds": rounds, "theme": "mkdocs",
-                    "includes per page": 3, "seed": args.seed})
+                    "includes per page": 3, "by": "macros" if args.macros else "snippets",
+                    "seed": args.seed})
     source, info = C.synthetic_repo(pages, commits, args.seed, work_dir=args.work_dir)
     print(f"   repo: {source.name} (cached: {info['cached']}); {info['commits']} commits")
 
     with C.ScratchDir() as scratch:
         repo = scratch / "repo"
         subprocess.run(["git", "clone", "-q", str(source), str(repo)], check=True)
-        count = add_includes(repo)
+        count = add_includes(repo, args.macros)
         print(f"   {count} pages, each including 3 files; repo state: {C.repo_state(repo)}")
         rels = sorted(str(p.relative_to(repo / "docs")) for p in (repo / "docs").rglob("*.md"))
         configs, sites = {}, {}
+        macros = ["macros:", f"    include_dir: {repo.as_posix()!r}"] if args.macros else []
+        snippets = [] if args.macros else [
+            "markdown_extensions:", "  - pymdownx.snippets:",
+            f"      base_path: [{repo.as_posix()!r}]", "      check_paths: true"]
         for name, plugin in VARIANTS.items():
             configs[name] = scratch / f"mkdocs-{name}.yml"
-            C.write_mkdocs_config(
-                configs[name], "Dependencies bench site", repo / "docs", rels[:3], plugin,
-                extra=["markdown_extensions:", "  - pymdownx.snippets:",
-                       f"      base_path: [{repo.as_posix()!r}]", "      check_paths: true"],
-            )
+            C.write_mkdocs_config(configs[name], "Dependencies bench site", repo / "docs",
+                                  rels[:3], macros + plugin, extra=snippets)
             sites[name] = scratch / f"site-{name}"
         cpu: dict[str, list[float]] = {name: [] for name in VARIANTS}
 

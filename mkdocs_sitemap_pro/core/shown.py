@@ -43,19 +43,23 @@ class Dependencies(NamedTuple):
 
 
 class Decision(NamedTuple):
-    """A page's date and the file that decided it ('' when its own source did)."""
+    """A page's date and the file that decided it ('' when its own source did); None
+    for a page with no source that shows nothing git can date."""
 
-    when: dt.datetime
+    when: dt.datetime | None
     file: str = ""
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
 
 
-def decide(source: Known, entry: Shown | None, deps: Dependencies,
+def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
            history: GitHistory) -> Decision:
-    """The newest of a page's source (known to git) and the files it showed."""
+    """The newest of a page's source (known to git; None for a generated page) and the
+    files it showed."""
+    own = source.when if source is not None else None
     if entry is None or not entry.files:
-        return Decision(source.when)
-    newest, decider, notes = source.when, "", []
+        return Decision(own)
+    newest: dt.datetime | None = own
+    decider, notes = "", []
     for path in sorted(entry.files):
         name = history.relative(path)
         if name is None:
@@ -68,7 +72,7 @@ def decide(source: Known, entry: Shown | None, deps: Dependencies,
         if not isinstance(change, Known):
             notes.append(f"{name} cannot be dated by git ({change.reason})")
             continue
-        if change.when > newest:
+        if newest is None or change.when > newest:
             newest, decider = change.when, name
     return Decision(newest, decider, tuple(notes))
 

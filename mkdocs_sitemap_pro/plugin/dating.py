@@ -24,6 +24,10 @@ from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
 
+# Why a page another plugin generated has no date: its source is not in git, and
+# nothing it rendered (objects, includes, an edit path) is.
+_GENERATED = "generated, showing nothing git can date"
+
 
 @dataclass
 class Dating:
@@ -100,7 +104,7 @@ def _derived(
 ) -> tuple[Lastmod, str]:
     """The date the chosen mode gives a page, or None and the reason it has none."""
     if page.source_path is None:
-        return None, "generated"
+        return None, "generated"  # with dependencies off, nothing else is asked
     if mode == "git" and history is not None:
         change = history.last_changed(page.source_path)
         if isinstance(change, Known):
@@ -125,19 +129,22 @@ def _with_dependencies(
     page: SitemapPage, history: GitHistory, deps: Dependencies, dating: Dating
 ) -> tuple[Lastmod, str]:
     """The git date of a page by everything it shows; notes what decided it."""
-    own: Lastmod = None
-    reason, decider = "generated", ""
+    reason = _GENERATED
+    change: Known | None = None
+    entry = deps.pages.get(page.src_uri)
     if page.source_path is not None:
-        change = history.last_changed(page.source_path)
-        if not isinstance(change, Known):
-            return None, change.reason
-        entry = deps.pages.get(page.src_uri)
+        found = history.last_changed(page.source_path)
+        if not isinstance(found, Known):
+            return None, found.reason
         if entry is None or not (entry.files or entry.posts):
-            return change.when, reason  # it showed nothing (most pages)
-        decision = decide(change, entry, deps, history)
-        own, decider = decision.when, decision.file
-        if decision.notes:
-            dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
+            return found.when, reason  # it showed nothing (most pages)
+        change = found
+    # A generated page has no source of its own: what it shows dates it, if anything.
+    decision = decide(change, entry, deps, history)
+    own: Lastmod
+    own, decider = decision.when, decision.file
+    if decision.notes:
+        dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
     post = ""
     posts = _posts(deps, page)
     if posts:

@@ -203,7 +203,7 @@ class PageCollector:
         """Why a file is never listed whatever its content says, or ''."""
         if file.inclusion.is_excluded():
             return "draft or excluded docs"
-        if file.src_uri == "404.md":
+        if _is_404(file):
             return "the 404 page"
         if file.page is None:
             return "no page"
@@ -214,6 +214,20 @@ class PageCollector:
         if self._excluding and self._exclude.match_file(target):
             return "matched the 'exclude' option"
         return ""
+
+
+def _is_404(file: File) -> bool:
+    """Whether a page is the site's "not found" page, or one language's: ``404.md`` at
+    the root of the docs or of a language (static-i18n's folder layout), or
+    ``404.<locale>.md`` (its suffix layout); built as ``[<locale>/]404/`` (or ``.html``)."""
+    url = file.url
+    if not url.endswith(("404/", "404.html")):
+        return False
+    # static-i18n names the language each of its files was built for (see integrations.i18n).
+    language = getattr(file, "locale_alternate_of", None)
+    if isinstance(language, str) and url.startswith(f"{language}/"):
+        url = url[len(language) + 1:]
+    return url in ("404/", "404.html")
 
 
 def _head_exclusion(head: HeadDirectives, url: str) -> str:

@@ -78,7 +78,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         # Every file read from here to on_page_content went into this page.
         if self._build is not None and self._build.tracker is not None:
-            self._build.tracker.open()
+            self._build.tracker.open(page)
         return None
 
     @event_priority(LAST)

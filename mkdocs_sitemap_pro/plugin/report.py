@@ -90,7 +90,8 @@ def written(report: WriteReport, by_url: Callable[[], dict[str, str]]) -> None:
 
 def summary_line(report: WriteReport, dated: Dating) -> str:
     """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 1,180 git (212 by an
-    included file, 9 by listed posts), 24 omitted (generated)``."""
+    included file, 9 by listed posts), 24 omitted (generated, showing nothing git can
+    date)``."""
     files = len(report.files)
     shards = files - 1 if report.is_index else files
     where = report.files[0] if files else "nothing"

@@ -75,11 +75,24 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
                         f"{loc}: the page names {elsewhere} as its canonical URL; list that one")
 
 
+def _error_page(rel: str, folder: Path) -> bool:
+    """A "not found" page: a theme's ``404.html`` anywhere, or a ``404.md`` page
+    (``404/``) at the root, at a language or version root (one folder down), or at a
+    version's language root (two down, the version holding its own sitemap.xml)."""
+    if rel == "404.html" or rel.endswith("/404.html"):
+        return True
+    if rel != "404/" and not rel.endswith("/404/"):
+        return False
+    parents = rel[: -len("404/")].strip("/").split("/") if rel != "404/" else []
+    return len(parents) <= 1 or (
+        len(parents) == 2 and (folder / parents[0] / "sitemap.xml").is_file())
+
+
 def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> int:
     """Count the built pages that want indexing but are not listed; one warning if any.
 
     A page is ``<folder>/index.html`` (URL ``<folder>/``) or any other ``.html`` file;
-    the root ``404.html`` (or ``404/``), hidden folders, and pages that are noindex, redirect stubs or
+    "not found" pages (``_error_page``), hidden folders, and pages that are noindex, redirect stubs or
     canonical elsewhere are not pages that belong in a sitemap.
     """
     site, folder = source.site, source.folder
@@ -89,10 +102,10 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> in
         rel_dir = Path(current).relative_to(folder).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
         for name in sorted(names):
-            if not name.endswith((".html", ".htm")) or (not prefix and name == "404.html"):
+            if not name.endswith((".html", ".htm")):
                 continue
             rel = prefix if name == "index.html" else prefix + name
-            if rel == "404/":  # MkDocs builds 404.md there with directory URLs
+            if _error_page(rel, folder):
                 continue
             try:
                 url = normalise_loc(site.url + rel)
@@ -109,5 +122,6 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> in
     if missing:
         examples = ", ".join(missing[:_EXAMPLES]) + (", …" if len(missing) > _EXAMPLES else "")
         found.warning("page-unlisted", ".",
-                      f"{len(missing):,} built pages are not in the sitemap: {examples}")
+                      f"{len(missing):,} built page{'s are' if len(missing) != 1 else ' is'} "
+                      f"not in the sitemap: {examples}")
     return len(missing)

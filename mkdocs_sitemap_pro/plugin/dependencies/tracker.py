@@ -1,8 +1,10 @@
 """Per page of one build, the files it showed besides its source, and the posts it lists.
 
 Puts together the observation of reads (``observer``, owned by the plugin instance),
-mkdocstrings' rendered objects, Material's blog listings and, for pages ``--dirty`` did
-not render, what the dependency cache says they showed. Nothing here asks git: every
+what the integrations know a page shows whatever was read (mkdocstrings' rendered
+objects, mkdocs-macros' templates, mkdocs-click's commands, a gen-files page's edit path),
+Material's blog listings and, for pages ``--dirty`` did not render, what the dependency
+cache says they showed. Nothing here asks git: every
 file HEAD tracks is in the build's history map already.
 """
 
@@ -18,7 +20,9 @@ from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
-from mkdocs_sitemap_pro.plugin.integrations import blog
+from mkdocs_sitemap_pro.plugin.integrations import blog, click
+from mkdocs_sitemap_pro.plugin.integrations.gen_files import EditPaths
+from mkdocs_sitemap_pro.plugin.integrations.macros import IncludedTemplates
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
 
@@ -33,6 +37,11 @@ class Tracker:
     def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache) -> None:
         self.observer = observer
         self._objects = RenderedObjects(config, observer)
+        # Each integration only where its plugin is in use: most sites pay nothing.
+        self._templates = IncludedTemplates(config, observer) if "macros" in config.plugins else None
+        self._edit_paths = (EditPaths(config, str(project_folder(config)))
+                            if "gen-files" in config.plugins else None)
+        self._click = click.in_use(config)
         self.blog = blog.in_use(config)  # listing pages exist only with Material's blog
         self._exclusions = Exclusions(
             [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
@@ -42,11 +51,18 @@ class Tracker:
         self._files: dict[str, frozenset[str]] = {}  # rendered pages: what each read
         self._posts: dict[str, tuple[str, ...]] = {}
         self._cached: dict[str, Shown] = {}
+        self._edited: dict[str, str] = {}  # generated pages: the file their edit path names
         self.missing: list[str] = []  # pages neither rendered nor in the cache
 
-    def open(self) -> None:
+    def open(self, page: Page) -> None:
         """A page's conversion starts (``on_pre_page``, first of all plugins)."""
         self.observer.open()
+        if self._templates is not None:
+            self._templates.watch()
+        if self._edit_paths is not None and page.file.generated_by:
+            edited = self._edit_paths.source_of(page.file)
+            if edited is not None:
+                self._edited[page.file.src_uri] = edited
 
     def close(self, page: Page) -> None:
         """A page's conversion ends (``on_page_content``, last): keep what it read."""
@@ -55,6 +71,14 @@ class Tracker:
             return
         if self._objects.pending:
             reads |= self._objects.take()  # mkdocstrings' objects' source files
+        if self._templates is not None and self._templates.pending:
+            reads |= self._templates.take()  # macros' templates, cached by Jinja or not
+        if self._click:
+            reads |= click.command_files(page.markdown or "")
+        if self._edited:
+            edited = self._edited.pop(page.file.src_uri, None)
+            if edited is not None:
+                reads.add(edited)
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)

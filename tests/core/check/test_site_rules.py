@@ -64,3 +64,16 @@ def test_site_url_from_robots_txt(tmp_path):
     write_tree(tmp_path, site_files())
     report = check(str(tmp_path), CheckOptions(count_unlisted=False))
     assert report.findings == [] and report.url_count == 3
+
+
+def test_404_pages_at_language_and_version_roots_are_not_counted(tmp_path):
+    # A theme's 404.html and a 404.md page (404/) at the root, under a language (fr/),
+    # a version (1.0/) and a version's language (1.0/fr/): error pages, not unlisted ones.
+    files = site_files(**pages("404/", "404.html", "fr/404/", "fr/404.html", "1.0/404.html",
+                               "1.0/404/", "1.0/fr/404/", "guide/deep/404/"),
+                       **{"1.0/sitemap.xml": urlset(url(SITE + "1.0/"))})
+    report = run(tmp_path, files, count_unlisted=True)
+    assert [(f.rule, f.severity) for f in report.findings] == [("page-unlisted", "warning")]
+    # Two folders down, outside a version (no sitemap.xml of its own), 404/ is a page.
+    assert report.findings[0].message.startswith(
+        f"1 built page is not in the sitemap: {SITE}guide/deep/404/")
