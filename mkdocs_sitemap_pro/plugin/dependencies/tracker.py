@@ -10,7 +10,8 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
@@ -20,11 +21,13 @@ from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
-from mkdocs_sitemap_pro.plugin.integrations import blog, click
-from mkdocs_sitemap_pro.plugin.integrations.gen_files import EditPaths
-from mkdocs_sitemap_pro.plugin.integrations.macros import IncludedTemplates
+from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
+
+if TYPE_CHECKING:
+    from mkdocs_sitemap_pro.plugin.integrations.gen_files import EditPaths
+    from mkdocs_sitemap_pro.plugin.integrations.macros import IncludedTemplates
 
 __all__ = ["Tracker", "Tracking"]
 
@@ -37,11 +40,23 @@ class Tracker:
     def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache) -> None:
         self.observer = observer
         self._objects = RenderedObjects(config, observer)
-        # Each integration only where its plugin is in use: most sites pay nothing.
-        self._templates = IncludedTemplates(config, observer) if "macros" in config.plugins else None
-        self._edit_paths = (EditPaths(config, str(project_folder(config)))
-                            if "gen-files" in config.plugins else None)
-        self._click = click.in_use(config)
+        # Each integration only where its plugin is in use (imported only then): most
+        # sites pay nothing.
+        self._templates: IncludedTemplates | None = None
+        self._edit_paths: EditPaths | None = None
+        self._click: ModuleType | None = None  # integrations.click, where mkdocs-click is on
+        if "macros" in config.plugins:
+            from mkdocs_sitemap_pro.plugin.integrations.macros import IncludedTemplates
+
+            self._templates = IncludedTemplates(config, observer)
+        if "gen-files" in config.plugins:
+            from mkdocs_sitemap_pro.plugin.integrations.gen_files import EditPaths
+
+            self._edit_paths = EditPaths(config, str(project_folder(config)))
+        if any("click" in str(name) for name in config.markdown_extensions):
+            from mkdocs_sitemap_pro.plugin.integrations import click
+
+            self._click = click if click.in_use(config) else None
         self.blog = blog.in_use(config)  # listing pages exist only with Material's blog
         self._exclusions = Exclusions(
             [*config.theme.dirs, config.site_dir, *self._objects.template_folders],
@@ -57,6 +72,7 @@ class Tracker:
     def open(self, page: Page) -> None:
         """A page's conversion starts (``on_pre_page``, first of all plugins)."""
         self.observer.open()
+        self._objects.watch()
         if self._templates is not None:
             self._templates.watch()
         if self._edit_paths is not None and page.file.generated_by:
@@ -73,8 +89,8 @@ class Tracker:
             reads |= self._objects.take()  # mkdocstrings' objects' source files
         if self._templates is not None and self._templates.pending:
             reads |= self._templates.take()  # macros' templates, cached by Jinja or not
-        if self._click:
-            reads |= click.command_files(page.markdown or "")
+        if self._click is not None:
+            reads |= self._click.command_files(page.markdown or "")
         if self._edited:
             edited = self._edited.pop(page.file.src_uri, None)
             if edited is not None:

@@ -18,6 +18,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_sitemap_pro.core.reads import Observer
+from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["RenderedObjects"]
 
@@ -33,13 +34,22 @@ class RenderedObjects:
         self._collected: list[Any] = []
         self._headings: list[tuple[Any, str]] = []  # (original collect, heading id)
         self.template_folders: list[str] = []
-        plugin = config.plugins.get(_PLUGIN)
-        handlers = getattr(plugin, "_handlers", None)  # None: disabled, or not configured
-        if plugin is None or handlers is None:
-            return
-        custom = getattr(plugin, "config", {}).get("custom_templates")
+        self._plugin = config.plugins.get(_PLUGIN)  # None once its handlers are wrapped
+        custom = getattr(self._plugin, "config", {}).get("custom_templates")
         if custom:
             self.template_folders.append(os.path.abspath(custom))
+
+    def watch(self) -> None:
+        """Before the first page converts: wrap mkdocstrings' handlers, which it makes
+        in its ``on_config`` (after this plugin's, if it is listed later)."""
+        plugin, self._plugin = self._plugin, None
+        if plugin is None:
+            return
+        handlers = getattr(plugin, "_handlers", None)  # private to mkdocstrings (0.26-1.0)
+        if handlers is None or not hasattr(handlers, "get_handler"):
+            log.debug("mkdocstrings has no '_handlers.get_handler': its pages are dated by "
+                      "the reads seen while they render, not by the objects they show")
+            return
         original = handlers.get_handler
 
         def get_handler(*args: Any, **kwargs: Any) -> Any:

@@ -103,14 +103,16 @@ mkdocs_gen_files.set_edit_path("changes.md", "../CHANGELOG.md")
 '''
 
 
-def _gen_files_site(site: Site) -> Site:
-    site.config["plugins"] = [
+def _gen_files_site(site: Site, ours_first: bool = False) -> Site:
+    plugins: list[object] = [
         "search",
         {"gen-files": {"scripts": ["gen_ref_pages.py"]}},
         {"literate-nav": {"nav_file": "SUMMARY.md"}},
         {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
-        {"sitemap-pro": {}},
     ]
+    # Listed first, sitemap-pro's on_config runs before mkdocstrings makes its handlers.
+    site.config["plugins"] = [{"sitemap-pro": {}}, *plugins] if ours_first else [
+        *plugins, {"sitemap-pro": {}}]
     site.config["nav"] = [{"Home": "index.md"}, {"Reference": "reference/"}]
     site.write_config()
     site.page("index.md", "# Home\n")
@@ -127,8 +129,9 @@ def _gen_files_site(site: Site) -> Site:
     return site
 
 
-def test_generated_api_pages_are_dated_by_their_modules(site: Site) -> None:
-    _gen_files_site(site)
+@pytest.mark.parametrize("ours_first", [False, True])
+def test_generated_api_pages_are_dated_by_their_modules(site: Site, ours_first: bool) -> None:
+    _gen_files_site(site, ours_first)
     built = site.build(strict=True)
     got = _lastmods(built)
     assert "Alpha." in (built.site_dir / "reference/pkg/alpha/index.html").read_text()
