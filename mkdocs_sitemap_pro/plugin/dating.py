@@ -141,8 +141,8 @@ def _with_dependencies(
         change = found
     # A generated page has no source of its own: what it shows dates it, if anything.
     decision = decide(change, entry, deps, history)
-    own: Lastmod
-    own, decider = decision.when, decision.file
+    own: Lastmod = decision.when
+    decider = decision.file
     if decision.notes:
         dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
     post = ""

@@ -66,7 +66,7 @@ class Tracker:
         self._files: dict[str, frozenset[str]] = {}  # rendered pages: what each read
         self._posts: dict[str, tuple[str, ...]] = {}
         self._cached: dict[str, Shown] = {}
-        self._edited: dict[str, str] = {}  # generated pages: the file their edit path names
+        self._edited: str | None = None  # the open page's edit path file (gen-files)
         self.missing: list[str] = []  # pages neither rendered nor in the cache
 
     def open(self, page: Page) -> None:
@@ -75,10 +75,8 @@ class Tracker:
         self._objects.watch()
         if self._templates is not None:
             self._templates.watch()
-        if self._edit_paths is not None and page.file.generated_by:
-            edited = self._edit_paths.source_of(page.file)
-            if edited is not None:
-                self._edited[page.file.src_uri] = edited
+        self._edited = (self._edit_paths.source_of(page.file)
+                        if self._edit_paths is not None and page.file.generated_by else None)
 
     def close(self, page: Page) -> None:
         """A page's conversion ends (``on_page_content``, last): keep what it read."""
@@ -91,10 +89,9 @@ class Tracker:
             reads |= self._templates.take()  # macros' templates, cached by Jinja or not
         if self._click is not None:
             reads |= self._click.command_files(page.markdown or "")
-        if self._edited:
-            edited = self._edited.pop(page.file.src_uri, None)
-            if edited is not None:
-                reads.add(edited)
+        if self._edited is not None:
+            reads.add(self._edited)
+            self._edited = None
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)

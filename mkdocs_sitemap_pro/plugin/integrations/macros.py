@@ -62,14 +62,12 @@ class IncludedTemplates:
         return files
 
     def _wrap(self, env: Any) -> None:
-        observer, files = self._observer, self
-
         def keeping(load: Any) -> Any:
             def wrapped(*args: Any, **kwargs: Any) -> Any:
                 template = load(*args, **kwargs)
                 filename = getattr(template, "filename", None)
-                if filename and observer.watching:
-                    files._files.add(os.path.abspath(filename))
+                if filename and self._observer.watching:
+                    self._files.add(os.path.abspath(filename))
                 return template
 
             return wrapped
