@@ -12,7 +12,8 @@ themselves.
 Variants: plain (``[search]``), sitemap-pro (defaults: the history map and dependency
 records in ``cache_dir``, as in every build after the first), cold (``cache: false``:
 the whole history walked and parsed in the build), and with ``--all`` also no-view
-(``html_view: false``) and no-deps (``dependencies: false``). Each is built once natively
+(``html_view: false``) and no-deps (``dependencies: false``), and with ``--dates``
+dates-on (``show_date`` and ``meta_modified_time``: the same goal). Each is built once natively
 first (bytecode and caches in place, as in a second build), then once under callgrind;
 two run at a time. Counts move with the lengths of the paths a build handles (CPython's
 method cache), so every variant is built in folders of one length, in ``--layouts``
@@ -288,6 +289,8 @@ def main() -> int:
     p.add_argument("--pages", type=int, default=None)
     p.add_argument("--commits", type=int, default=None)
     p.add_argument("--all", action="store_true", help="also no-view and no-deps")
+    p.add_argument("--dates", action="store_true",
+                   help="also dates-on: show_date and meta_modified_time (issue 23)")
     p.add_argument("--serve", action="store_true",
                    help="a mkdocs serve --dirty rebuild after a save, not a build")
     p.add_argument("--layouts", type=int, default=None,
@@ -317,6 +320,9 @@ def main() -> int:
     if args.all:
         variants += [("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
                      ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"])]
+    if args.dates:
+        variants += [("dates-on", ["search", "sitemap-pro:", "  show_date: true",
+                                   "  meta_modified_time: true"])]
     layouts = args.layouts or (1 if args.quick else 3)
     with C.ScratchDir() as scratch:
         counts = count_layouts(scratch, layouts, variants, docs, rels[:3])
@@ -325,7 +331,8 @@ def main() -> int:
     for name in names[1:]:
         ratios = sorted(row[name] / row["plain"] for row in counts)
         r = statistics.median(ratios)
-        goal = (f"<= {GOAL}x", r <= GOAL) if name == "sitemap-pro" else (None, None)
+        goal = ((f"<= {GOAL}x", r <= GOAL) if name in ("sitemap-pro", "dates-on")
+                else (None, None))
         lines.append(C.ratio_line(f"instructions {name} / plain", r, *goal))
         spread = ", ".join(f"{(x - 1) * 100:+.2f} %" for x in ratios)
         lines.append(f"   {name} adds {(r - 1) * 100:+.2f} % (median of {layouts} "

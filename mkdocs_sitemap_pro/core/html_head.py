@@ -11,7 +11,7 @@ import html
 import re
 from typing import NamedTuple
 
-__all__ = ["HeadDirectives", "read_head", "robots_forbids_indexing"]
+__all__ = ["HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing"]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
@@ -123,3 +123,25 @@ def _attributes(text: str) -> dict[str, str]:
         value = dq or sq or bare
         attrs.setdefault(name.lower(), html.unescape(value) if "&" in value else value)
     return attrs
+
+
+_PROPERTY_TAG = r"""<meta\b[^>]*\bproperty\s*=\s*["']?{name}["'\s/>][^>]*>"""
+
+
+def add_meta_property(page_html: str, name: str, content: str) -> tuple[str, str | None]:
+    """The page with ``<meta property="name" content="…">`` added at the end of its
+    head, and None; or, when the head has one already, the page unchanged and that
+    tag's content (a tag is never written twice). A page with no head is unchanged."""
+    at = page_html.find("</head")
+    if at == -1 or not _HEAD_END.match(page_html, at):
+        end = _HEAD_END.search(page_html)
+        if end is None:
+            return page_html, None
+        at = end.start()
+    head = page_html[:at]
+    if name in head:
+        found = re.search(_PROPERTY_TAG.format(name=re.escape(name)), head, re.IGNORECASE)
+        if found is not None:
+            return page_html, _attributes(found.group(0)[5:-1]).get("content", "")
+    tag = f'<meta property="{name}" content="{html.escape(content)}">\n'
+    return page_html[:at] + tag + page_html[at:], None

@@ -37,6 +37,7 @@ __all__ = [
     "check_priority",
     "format_lastmod",
     "format_priority",
+    "lastmod_text",
     "latest_allowed",
     "utc_key",
 ]
@@ -227,6 +228,15 @@ def utc_key(value: dt.date | dt.datetime) -> dt.datetime:
     if isinstance(value, dt.datetime):
         return value.astimezone(UTC)
     return dt.datetime(value.year, value.month, value.day, tzinfo=UTC)
+
+
+def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat,
+                 latest: dt.datetime) -> str | None:
+    """The ``<lastmod>`` text the writer gives a checked lastmod, or None where it drops
+    it (later than ``latest``, the build's ``latest_allowed``): what a page may show."""
+    if utc_key(value) > latest:
+        return None
+    return format_lastmod(value, fmt)
 
 
 def format_lastmod(value: dt.date | dt.datetime, fmt: LastmodFormat = "datetime") -> str:

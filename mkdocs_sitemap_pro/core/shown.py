@@ -1,12 +1,12 @@
 """What a page shows besides its source, and its date by all of it: the newest.
 
 ``Shown`` is one page's observation (the files it showed, the posts it lists), however
-it was gathered (a rendering observed, or a source's text read). ``decide`` picks, for one page dated by git, the newest of its source and each file it
-showed (git's answer under the same rule and date kind); files git cannot date, files
-outside the repository and files matched by ``dependencies_exclude`` are left out, and
-said so at DEBUG. ``with_posts`` dates a listing page by the newest of the posts it
-shows. The source wins a tie, so a page is said to be dated by a dependency only when
-that file changed later.
+it was gathered (a rendering observed, or a source's text read). ``decide`` picks, for
+one page dated by git, the newest of its source and each file it showed (git's answer
+under the same rule and date kind); files git cannot date, files outside the repository
+and files matched by ``dependencies_exclude`` are left out, and said so at DEBUG. The
+source wins a tie, so a page is said to be dated by a dependency only when that file
+changed later. (A listing page is dated by its posts too: ``plugin.dating``.)
 """
 
 import datetime as dt
@@ -18,9 +18,8 @@ import pathspec
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 
-__all__ = ["NOTHING", "Decision", "Dependencies", "Shown", "decide", "newer", "with_posts"]
+__all__ = ["NOTHING", "Decision", "Dependencies", "Shown", "decide", "newer"]
 
-Lastmod = dt.date | dt.datetime | None
 
 
 class Shown(NamedTuple):
@@ -75,17 +74,6 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
         if newest is None or change.when > newest:
             newest, decider = change.when, name
     return Decision(newest, decider, tuple(notes))
-
-
-def with_posts(own: Lastmod, posts: Sequence[str], lastmods: Mapping[str, Lastmod]
-               ) -> tuple[Lastmod, str]:
-    """The newest of a listing page's own date and its posts' dates; the post that decided."""
-    newest, decider = own, ""
-    for post in posts:
-        when = lastmods.get(post)
-        if when is not None and (newest is None or newer(when, newest)):
-            newest, decider = when, post
-    return newest, decider
 
 
 def newer(a: dt.date | dt.datetime, b: dt.date | dt.datetime) -> bool:

@@ -156,6 +156,8 @@ class SitemapProConfig(base.Config):
     dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
     html_view = c.Type(bool, default=True)
+    show_date = c.Type(bool, default=False)  # the page's "last update" is the sitemap's
+    meta_modified_time = c.Type(bool, default=False)  # article:modified_time in the head
     cache = c.Type(bool, default=True)  # keep the history map and dependency records
     cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
     git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback

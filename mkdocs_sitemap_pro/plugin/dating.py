@@ -1,7 +1,9 @@
 """Each sitemap page's lastmod: front matter, then git (or mtime), then the fallback.
 
-Works on the pages `site_pages` collected and knows nothing of XML. Counts how every page
-was dated, so the plugin can say it in one INFO line, and gives git's warnings back.
+A ``Dater`` dates one page at a time, once per build (it remembers each answer), so the
+date a page shows, set as it renders, is the one its sitemap entry gets at the end.
+``date_pages`` sums up the dates of the listed pages: how every page was dated, for the
+INFO line, and git's warnings. Knows nothing of XML.
 """
 
 from __future__ import annotations
@@ -9,17 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.core.shown import (
-    Dependencies,
-    decide,
-    with_posts,
-)
+from mkdocs_sitemap_pro.core.shown import Dependencies, decide, newer
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
@@ -29,9 +27,23 @@ Lastmod = dt.date | dt.datetime | None
 _GENERATED = "generated, showing nothing git can date"
 
 
+class PageDate(NamedTuple):
+    """One page's lastmod and how it was found."""
+
+    when: Lastmod
+    source: str = ""  # "git", "front matter", "mtime", "build time"; '' when omitted
+    undated: str = ""  # why the chosen mode gave no date ('' when it did)
+    by: str = ""  # "an included file" or "listed posts", when not its own source
+    decider: str = ""  # the included file that decided it
+    notes: tuple[str, ...] = ()  # DEBUG detail
+
+
+_BEING_DATED = PageDate(None)
+
+
 @dataclass
 class Dating:
-    """The lastmod chosen for each page (by src_uri), and how each was found."""
+    """The lastmod chosen for each listed page (by src_uri), and how each was found."""
 
     lastmods: dict[str, Lastmod] = field(default_factory=dict)
     sources: Counter[str] = field(default_factory=Counter)  # "git", "front matter", ...
@@ -44,121 +56,136 @@ class Dating:
     notes: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, DEBUG detail)
 
 
-def date_pages(
-    pages: Sequence[SitemapPage],
-    *,
-    mode: Literal["git", "mtime", "none"],
-    fallback: Literal["omit", "mtime", "build_time"],
-    history: GitHistory | None,
-    build_time: dt.datetime,
-    dependencies: Dependencies | None = None,
-) -> Dating:
-    """Choose every page's lastmod; ``history`` is the one git read (for ``mode="git"``).
+class Dater:
+    """Dates the pages of one build; ``history`` is the one git read (for ``mode="git"``).
 
     With ``dependencies`` (git only), a page is dated by the newest of its source and
-    what it showed, and a listing page by its posts too (so listing pages come last).
+    what it showed, and a listing page by its posts too, each dated as a page
+    (``page_of`` gives the page of a post's src_uri, None if it is not a sitemap page).
     """
-    dating = Dating()
-    # Front matter wins over anything derived.
-    pending: list[SitemapPage] = []
-    for page in pages:
-        if page.settings.lastmod is not None:
-            dating.lastmods[page.src_uri] = page.settings.lastmod
-            dating.sources["front matter"] += 1
+
+    def __init__(
+        self,
+        *,
+        mode: Literal["git", "mtime", "none"],
+        fallback: Literal["omit", "mtime", "build_time"],
+        history: GitHistory | None,
+        build_time: dt.datetime,
+        dependencies: Dependencies | None = None,
+        page_of: Callable[[str], SitemapPage | None] | None = None,
+    ) -> None:
+        self._mode, self._fallback = mode, fallback
+        self.history, self._build_time = history, build_time
+        self.dependencies = dependencies if mode == "git" and history is not None else None
+        self._page_of = page_of
+        self._dates: dict[str, PageDate] = {}
+
+    def date(self, page: SitemapPage) -> PageDate:
+        """The page's lastmod (the same answer every time it is asked in a build)."""
+        known = self._dates.get(page.src_uri)
+        if known is None:
+            self._dates[page.src_uri] = _BEING_DATED  # a listing that lists itself
+            known = self._dates[page.src_uri] = self._date(page)
+        return known
+
+    def _date(self, page: SitemapPage) -> PageDate:
+        if page.settings.lastmod is not None:  # front matter wins over anything derived
+            return PageDate(page.settings.lastmod, "front matter")
+        deps, history = self.dependencies, self.history
+        if deps is not None and history is not None:
+            found = self._with_dependencies(page, history, deps)
         else:
-            pending.append(page)
-    if history is not None:
-        dating.warnings.extend(history.warnings)
-    deps = dependencies if mode == "git" and history is not None else None
-    if deps is not None:
-        if any(entry.posts for entry in deps.pages.values()):
-            pending.sort(key=lambda p: bool(_posts(deps, p)))
+            when, reason = self._derived(page)
+            found = PageDate(when, self._mode) if when is not None else PageDate(None, "", reason)
+        if found.when is not None:
+            return found
+        if self._mode == "none":
+            return PageDate(None, "", "lastmod: none")
+        fallback = self._fallback
+        when = _fallback(page, fallback, self._build_time)
+        if when is None:
+            return found
+        return found._replace(when=when, source=fallback.replace("_", " "),
+                              undated=f"{found.undated}, dated by {fallback}")
+
+    def _derived(self, page: SitemapPage) -> tuple[Lastmod, str]:
+        """The date the chosen mode gives a page, or None and the reason it has none."""
+        if page.source_path is None:
+            return None, "generated"  # with dependencies off, nothing else is asked
+        if self._mode == "git" and self.history is not None:
+            change = self.history.last_changed(page.source_path)
+            if isinstance(change, Known):
+                return change.when, ""
+            return None, change.reason
+        if self._mode == "mtime":
+            return _mtime(page.source_path), "no source file"
+        return None, "lastmod: none"
+
+    def _with_dependencies(
+        self, page: SitemapPage, history: GitHistory, deps: Dependencies
+    ) -> PageDate:
+        """The git date of a page by everything it shows, and what decided it."""
+        change: Known | None = None
+        entry = deps.pages.get(page.src_uri)
+        if page.source_path is not None:
+            found = history.last_changed(page.source_path)
+            if not isinstance(found, Known):
+                return PageDate(None, "", found.reason)
+            if entry is None or not (entry.files or entry.posts):
+                return PageDate(found.when, "git")  # it showed nothing (most pages)
+            change = found
+        # A generated page has no source of its own: what it shows dates it, if anything.
+        decision = decide(change, entry, deps, history)
+        own: Lastmod = decision.when
+        notes = [f"left out of its date: {note}" for note in decision.notes]
+        post = ""
+        for src_uri in entry.posts if entry is not None else ():
+            shown = self._page_of(src_uri) if self._page_of is not None else None
+            when = self.date(shown).when if shown is not None else None
+            if when is not None and (own is None or newer(when, own)):
+                own, post = when, src_uri
+        if own is None:
+            return PageDate(None, "", _GENERATED, notes=tuple(notes))
+        if post:
+            notes.append(f"dated by the listed post {post}")
+            return PageDate(own, "git", by="listed posts", notes=tuple(notes))
+        if decision.file:
+            notes.append(f"dated by the included file {decision.file}")
+            return PageDate(own, "git", by="an included file", decider=decision.file,
+                            notes=tuple(notes))
+        if entry is not None and (entry.posts or entry.files):
+            notes.append("dated by its own source (nothing it shows changed later)")
+        return PageDate(own, "git", notes=tuple(notes))
+
+
+def date_pages(pages: Sequence[SitemapPage], dater: Dater) -> Dating:
+    """The dates of the listed pages, summed up (pages dated earlier keep their date)."""
+    dating = Dating()
+    if dater.history is not None:
+        dating.warnings.extend(dater.history.warnings)
+    if dater.dependencies is not None:
         dating.notes.extend(
             (src_uri, "not rendered in this build and not in the dependency cache: "
-             "dated by its source alone") for src_uri in deps.missing
+             "dated by its source alone") for src_uri in dater.dependencies.missing
         )
-
-    for page in pending:
-        if deps is not None and history is not None:
-            when, reason = _with_dependencies(page, history, deps, dating)
+    lastmods, sources, omitted = dating.lastmods, dating.sources, dating.omitted
+    for page in pages:
+        src_uri = page.src_uri
+        found = dater.date(page)
+        lastmods[src_uri] = found.when
+        if found.source:
+            sources[found.source] += 1
         else:
-            when, reason = _derived(page, mode, history)
-        if when is None and mode != "none":
-            when = _fallback(page, fallback, build_time)
-            if when is not None:
-                dating.sources[fallback.replace("_", " ")] += 1
-                dating.undated.append((page.src_uri, f"{reason}, dated by {fallback}"))
-            else:
-                dating.omitted[reason] += 1
-                dating.undated.append((page.src_uri, reason))
-        elif when is None:
-            dating.omitted["lastmod: none"] += 1
-        else:
-            dating.sources[mode] += 1
-        dating.lastmods[page.src_uri] = when
+            omitted[found.undated] += 1
+        if found.undated and found.undated != "lastmod: none":
+            dating.undated.append((src_uri, found.undated))
+        if found.by:
+            dating.by[found.by] += 1
+            if found.decider:
+                dating.deciders[found.decider] += 1
+        if found.notes:
+            dating.notes.extend((src_uri, note) for note in found.notes)
     return dating
-
-
-def _derived(
-    page: SitemapPage, mode: str, history: GitHistory | None
-) -> tuple[Lastmod, str]:
-    """The date the chosen mode gives a page, or None and the reason it has none."""
-    if page.source_path is None:
-        return None, "generated"  # with dependencies off, nothing else is asked
-    if mode == "git" and history is not None:
-        change = history.last_changed(page.source_path)
-        if isinstance(change, Known):
-            return change.when, ""
-        return None, change.reason
-    if mode == "mtime":
-        return _mtime(page.source_path), "no source file"
-    return None, "lastmod: none"
-
-
-def _posts(deps: Dependencies, page: SitemapPage) -> tuple[str, ...]:
-    entry = deps.pages.get(page.src_uri)
-    return entry.posts if entry is not None else ()
-
-
-def _shows_files(deps: Dependencies, page: SitemapPage) -> bool:
-    entry = deps.pages.get(page.src_uri)
-    return entry is not None and bool(entry.files)
-
-
-def _with_dependencies(
-    page: SitemapPage, history: GitHistory, deps: Dependencies, dating: Dating
-) -> tuple[Lastmod, str]:
-    """The git date of a page by everything it shows; notes what decided it."""
-    reason = _GENERATED
-    change: Known | None = None
-    entry = deps.pages.get(page.src_uri)
-    if page.source_path is not None:
-        found = history.last_changed(page.source_path)
-        if not isinstance(found, Known):
-            return None, found.reason
-        if entry is None or not (entry.files or entry.posts):
-            return found.when, reason  # it showed nothing (most pages)
-        change = found
-    # A generated page has no source of its own: what it shows dates it, if anything.
-    decision = decide(change, entry, deps, history)
-    own: Lastmod = decision.when
-    decider = decision.file
-    if decision.notes:
-        dating.notes.extend((page.src_uri, f"left out of its date: {n}") for n in decision.notes)
-    post = ""
-    posts = _posts(deps, page)
-    if posts:
-        own, post = with_posts(own, posts, dating.lastmods)
-    if post:
-        dating.by["listed posts"] += 1
-        dating.notes.append((page.src_uri, f"dated by the listed post {post}"))
-    elif decider:
-        dating.by["an included file"] += 1
-        dating.deciders[decider] += 1
-        dating.notes.append((page.src_uri, f"dated by the included file {decider}"))
-    elif own is not None and (posts or _shows_files(deps, page)):
-        dating.notes.append((page.src_uri, "dated by its own source (nothing it shows changed later)"))
-    return own, reason
 
 
 def _fallback(page: SitemapPage, fallback: str, build_time: dt.datetime) -> Lastmod:

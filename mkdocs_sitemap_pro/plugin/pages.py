@@ -112,6 +112,33 @@ class PageCollector:
         self._unstamped: File | None = None
         self._rendered: dict[str, Seen] | None = None
         self._unparsed: set[str] = set()
+        self._settings: dict[str, PageSettings] = {}  # pages judged before rendering
+
+    def candidate(self, file: File | None) -> SitemapPage | None:
+        """A page as the sitemap will list it, judged before its template renders (its
+        date is shown on it): None when the sitemap leaves it out whatever its HTML says.
+        What its rendered head says (noindex, a canonical elsewhere) is known later."""
+        if file is None or file.page is None or self._static_exclusion(file):
+            return None
+        page = file.page
+        # A page --dirty did not convert has no meta yet: it says what its source says.
+        meta = page.meta if page.markdown is not None else self._unrendered(file).meta
+        settings = self._settings[file.src_uri] = read_page_settings(meta, self._build_time)
+        if settings.excluded_because:
+            return None
+        return SitemapPage(file.src_uri, page.canonical_url or file.url,
+                           None if file.generated_by else file.abs_src_path, settings)
+
+    def _unrendered(self, file: File) -> Seen:
+        """What a page this build did not render says: kept from an earlier build, or
+        read back from its source and HTML."""
+        kept = self._kept
+        seen = kept.recall(file) if kept is not None else None
+        if seen is None:
+            seen = _read_back(file)
+            if kept is not None:
+                kept.keep(file, seen)
+        return seen
 
     def note_markdown(self, page: Page) -> None:
         """Remember a page whose front matter MkDocs dropped because it did not parse.
@@ -156,7 +183,7 @@ class PageCollector:
     def collect(self, files: Files) -> Collection:
         """Every page of the published site that belongs in the sitemap."""
         result = Collection(pages=[], left_out={}, problems=[])
-        rendered, kept = self.rendered(), self._kept
+        rendered, judged = self.rendered(), self._settings
         for file in final_documentation_pages(files):
             reason = self._static_exclusion(file)
             if reason:
@@ -165,11 +192,7 @@ class PageCollector:
             assert file.page is not None
             seen = rendered.get(file.src_uri)
             if seen is None:
-                seen = kept.recall(file) if kept is not None else None
-                if seen is None:
-                    seen = _read_back(file)
-                    if kept is not None:
-                        kept.keep(file, seen)
+                seen = self._unrendered(file)
             result.said[file.src_uri] = seen
             if seen.unparsed_front_matter:
                 result.problems.append(
@@ -180,7 +203,9 @@ class PageCollector:
                         "as dates that YAML rejects",
                     )
                 )
-            settings = read_page_settings(seen.meta, self._build_time)
+            settings = judged.get(file.src_uri)
+            if settings is None:
+                settings = read_page_settings(seen.meta, self._build_time)
             if settings.problems:
                 result.problems.extend((file.src_uri, message) for message in settings.problems)
             result.clock_bound = result.clock_bound or settings.lastmod_refused

@@ -23,7 +23,7 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
@@ -31,7 +31,7 @@ from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Build", "Part", "site_url_of", "write_sitemap"]
+__all__ = ["Build", "Part", "dater", "site_url_of", "write_sitemap"]
 
 _HINT = "set site_url in mkdocs.yml to the published address, e.g. https://example.com/docs/"
 
@@ -47,6 +47,21 @@ class Build(NamedTuple):
     serving: bool = False  # under `mkdocs serve`, site_url is the local address
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
     kept: "Kept[Part] | None" = None  # what the last builds of this process made (serve)
+    dater: Dater | None = None  # the build's pages dated as they rendered (None: not yet)
+
+
+def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
+          history: GitHistory | None, build_time: dt.datetime,
+          dependencies: Dependencies | None) -> Dater:
+    """The ``Dater`` of one build, by the options; a listing's posts are its pages."""
+    return Dater(
+        mode=options.lastmod,
+        fallback=options.lastmod_fallback,
+        history=history,
+        build_time=build_time,
+        dependencies=dependencies,
+        page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
+    )
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -157,14 +172,9 @@ def _gather(
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)
     report.collection(found)
-    dated = date_pages(
-        found.pages,
-        mode=options.lastmod,
-        fallback=options.lastmod_fallback,
-        history=build.history,
-        build_time=build.build_time,
-        dependencies=build.dependencies,
-    )
+    dated = date_pages(found.pages, build.dater or dater(
+        options, build.files, build.collector, build.history, build.build_time,
+        build.dependencies))
     part = Part(build.files, _entries(found, dated.lastmods, options), dated, found)
     clock_free = options.lastmod != "mtime" and not found.clock_bound and (
         options.lastmod_fallback == "omit" or not dated.undated

@@ -29,7 +29,9 @@ from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
+from mkdocs_sitemap_pro.plugin.dating import Dater
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
+from mkdocs_sitemap_pro.plugin.page_date import PageDates
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -96,9 +98,16 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_page_context(
         self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any
     ) -> Any:
+        build = self._build
+        if build is None:
+            return context
         # After Material's blog has chosen the posts a listing page shows.
-        if self._build is not None and self._build.tracker is not None and self._build.tracker.blog:
-            self._build.tracker.listing(page, context)
+        if build.tracker is not None and build.tracker.blog:
+            build.tracker.listing(page, context)
+        # The page is dated now, once: the date it shows is its sitemap entry's.
+        listed = build.collector.candidate(page.file)
+        if listed is not None and build.dater is not None:
+            build.page_dates.show(page, build.dater.date(listed).when)
         return context
 
     @event_priority(-100)
@@ -113,6 +122,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._build.tracker.recall(files)
         if self._history.started:
             self._build.history = self._history.dates()
+        self._build.start_dating(self.config)
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env
@@ -121,9 +131,12 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
         # The rendered head, after every other plugin's change, is the last word on
         # noindex and canonical links.
-        if self._build is not None:
-            self._build.collector.record(page, output)
-        return None
+        if self._build is None:
+            return None
+        if self.config.meta_modified_time:
+            output = self._build.page_dates.in_head(page, output)
+        self._build.collector.record(page, output)
+        return output
 
     @event_priority(FIRST)
     def _pages_written(self, *, config: MkDocsConfig) -> None:
@@ -172,6 +185,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build, self._build = self._build, None
         if build is None or build.files is None:
             return None
+        build.page_dates.report()
         return pipeline.Build(
             config=config,
             files=build.files,
@@ -181,6 +195,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             serving=self._serving,
             dependencies=build.dependencies(self.config),
             kept=self._kept if self._serving else None,
+            dater=build.dater,
         )
 
 
@@ -197,6 +212,17 @@ class _Build:
         self.tracker: Tracker | None = None
         self.history: GitHistory | None = None
         self.files: Files | None = None
+        self.dater: Dater | None = None  # from on_env on: every date is known
+        self.page_dates = PageDates(config, options, self.build_time)
+
+    def start_dating(self, options: SitemapProConfig) -> None:
+        """From ``on_env``: the history and what converted pages showed are known."""
+        assert self.files is not None
+        tracker = self.tracker
+        deps = None if tracker is None else Dependencies(
+            tracker.shown, options.dependencies_exclude, tracker.missing)
+        self.dater = pipeline.dater(options, self.files, self.collector, self.history,
+                                    self.build_time, deps)
 
     def dependencies(self, options: SitemapProConfig) -> Dependencies | None:
         """What every page showed (None without ``dependencies``)."""

@@ -186,3 +186,24 @@ def test_site_dir_option_and_builder_sitemap_removed(site, monkeypatch, capsys, 
     assert run_build(site, monkeypatch, "--site-dir", str(out)) == 0, capsys.readouterr().err
     assert not (out / "sitemap.xml").exists() and not (out / "sitemap.xml.gz").exists()
     assert [u.findtext("{*}lastmod") for u in parse_sitemap(out / "map.xml")] == [utc(D1)]
+
+
+@needs_zensical
+def test_after_zensical_nothing_is_injected_into_pages(site, monkeypatch, capsys):
+    site.config.update(theme={"name": "material"},
+                       plugins=[{"sitemap-pro": {"show_date": True, "meta_modified_time": True}}])
+    site.write_config()
+    site.page("index.md", "# Home\n")
+    site.page("guide.md", "# Guide\n")
+    site.commit("first", D1)
+    zensical_build(site)
+    pages = {path: path.read_bytes() for path in (site.root / "site").rglob("*.html")}
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    dates = {url.findtext("{*}loc"): url.findtext("{*}lastmod")
+             for url in parse_sitemap(site.root / "site" / "sitemap.xml")}
+    assert dates == {SITE_URL: utc(D1), SITE_URL + "guide/": utc(D1)}
+    # The pages are as Zensical wrote them, byte for byte (our sitemap.html is new).
+    for path, data in pages.items():
+        assert path.read_bytes() == data, path
+    assert not any("article:modified_time" in p.read_text("utf-8")
+                   for p in (site.root / "site").rglob("*.html"))

@@ -118,3 +118,33 @@ def test_format_lastmod_rejects_naive_and_bad_format() -> None:
 def test_utc_key_orders_dates_and_datetimes() -> None:
     assert utc_key(dt.date(2024, 2, 29)) == dt.datetime(2024, 2, 29, tzinfo=UTC)
     assert utc_key(dt.datetime(2024, 2, 29, 1, tzinfo=PLUS2)) < utc_key(dt.date(2024, 2, 29))
+
+
+@pytest.mark.parametrize("lastmod_format", ["datetime", "date"])
+def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
+    """The text a page shows (``lastmod_text``) and its sitemap entry's are one."""
+    from mkdocs_sitemap_pro.core.entry import SitemapEntry
+    from mkdocs_sitemap_pro.core.protocol import lastmod_text, latest_allowed
+    from mkdocs_sitemap_pro.core.reader import read_sitemap
+    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+
+    build_time = dt.datetime(2024, 6, 3, 23, 0, tzinfo=dt.timezone.utc)
+    zone = dt.timezone(dt.timedelta(hours=-5, minutes=-30))
+    values = [
+        dt.datetime(2024, 6, 3, 22, 59, 59, 999_999, tzinfo=dt.timezone.utc),
+        dt.datetime(2024, 6, 3, 21, 0, tzinfo=zone),  # the next UTC day
+        dt.date(2024, 6, 4),  # within a day of the build: kept
+        dt.datetime(2024, 6, 4, 23, 0, 1, tzinfo=dt.timezone.utc),  # too late: dropped
+        dt.date(2024, 6, 5),
+        dt.date(1999, 12, 31),
+    ]
+    entries = [SitemapEntry(loc=f"https://example.com/p{i}/", lastmod=value)
+               for i, value in enumerate(values)]
+    write_sitemaps(entries, tmp_path, "https://example.com/", gzip=False,
+                   lastmod_format=lastmod_format, build_time=build_time)
+    written = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "sitemap.xml").entries}
+    latest = latest_allowed(build_time)
+    shown = {f"https://example.com/p{i}/": lastmod_text(value, lastmod_format, latest)
+             for i, value in enumerate(values)}
+    assert shown == written
+    assert shown["https://example.com/p3/"] is None and shown["https://example.com/p4/"] is None

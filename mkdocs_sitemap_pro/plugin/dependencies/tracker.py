@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Tracker", "Tracking"]
 
-_NONE: frozenset[str] = frozenset()
-
-
 class Tracker:
     """Observes every page of one build; ``finish`` gives what each showed."""
 
@@ -63,9 +60,10 @@ class Tracker:
             [config.config_file_path or "", *auto_appended_files(config)],
         )
         self._cache = cache
-        self._files: dict[str, frozenset[str]] = {}  # rendered pages: what each read
-        self._posts: dict[str, tuple[str, ...]] = {}
-        self._cached: dict[str, Shown] = {}
+        # What each page showed, as far as known: rendered pages from their conversion
+        # on, listing pages' posts from their context on, other pages from ``recall``.
+        self.shown: dict[str, Shown] = {}
+        self._cached: set[str] = set()  # pages whose entry came from the cache
         self._edited: str | None = None  # the open page's edit path file (gen-files)
         self.missing: list[str] = []  # pages neither rendered nor in the cache
 
@@ -96,50 +94,45 @@ class Tracker:
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)
         picked = self._exclusions.pick(reads, source) if shows else None
-        self._files[page.file.src_uri] = frozenset(picked) if picked else _NONE
+        self.shown[page.file.src_uri] = Shown(frozenset(picked)) if picked else NOTHING
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
         """After the blog plugin's ``on_page_context`` (``blog`` only): the posts a
         listing page shows."""
         posts = blog.listed_posts(page, context)
         if posts is not None:
-            self._posts[page.file.src_uri] = tuple(posts)
+            src_uri = page.file.src_uri
+            self.shown[src_uri] = Shown(self.shown.get(src_uri, NOTHING).files, tuple(posts))
 
     def recall(self, files: Files) -> None:
         """Before templates render: what pages not rendered (``--dirty``) showed when
         they last were, from the cache (valid while their source is unchanged)."""
         for file in files.documentation_pages():
             src_uri, path = file.src_uri, file.abs_src_path
-            if src_uri in self._files or file.generated_by or not path:
+            if src_uri in self.shown or file.generated_by or not path:
                 continue
             cached = self._cache.get(src_uri, path)
             if cached is None:
                 self.missing.append(src_uri)
             else:
-                self._cached[src_uri] = cached
+                self.shown[src_uri] = cached
+                self._cached.add(src_uri)
 
     def finish(self, pages: list[File]) -> tuple[dict[str, Shown], str | None]:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
         self.observer.stop()
         shown: dict[str, Shown] = {}
         sources: dict[str, str] = {}  # src_uri -> its source, for the pages kept
-        rendered, listings = self._files, self._posts
+        known = self.shown
         for file in pages:
             src_uri = file.src_uri
-            if src_uri in rendered:
-                files, posts = rendered[src_uri], listings.get(src_uri, ())
-                entry = Shown(files, posts) if files or posts else NOTHING
-            elif (cached := self._cached.get(src_uri)) is not None:
-                posts = listings.get(src_uri, cached.posts)
-                entry = cached if posts == cached.posts else Shown(cached.files, posts)
-            elif src_uri in listings:
-                entry = Shown(posts=listings[src_uri])
-            else:
+            entry = known.get(src_uri)
+            if entry is None:
                 continue
             shown[src_uri] = entry
             if file.abs_src_path and not file.generated_by:
                 sources[src_uri] = file.abs_src_path
-        return shown, self._cache.save(shown, sources, self._cached.keys())
+        return shown, self._cache.save(shown, sources, self._cached)
 
 
 class Tracking:

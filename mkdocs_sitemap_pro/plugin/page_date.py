@@ -1,0 +1,137 @@
+"""The sitemap's date on the page itself: one date everywhere.
+
+Before a page's template renders, ``PageDates.show`` puts the exact ``<lastmod>`` text its
+sitemap entry will have into ``page.meta.sitemap_lastmod`` (any theme can print it);
+with ``show_date``, the same calendar date, formatted for the page's language, into
+``page.meta.revision_date``, which Material prints as the page's "last update" (a
+page's own ``revision_date`` is kept). With ``meta_modified_time``, ``in_head`` writes
+it into the rendered head as ``article:modified_time``. Where
+mkdocs-git-revision-date-localized-plugin gives pages a date of its own, Material shows
+that one: ``report`` says on how many pages the two differ, and how to show ours.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.pages import Page
+
+from mkdocs_sitemap_pro.core.html_head import add_meta_property
+from mkdocs_sitemap_pro.core.protocol import latest_allowed, lastmod_text, utc_key
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.dating import Lastmod
+from mkdocs_sitemap_pro.plugin.report import log
+
+__all__ = ["PageDates"]
+
+_THEIR_PLUGIN = "git-revision-date-localized"
+_THEIR_DATE = "git_revision_date_localized_raw_iso_date"  # YYYY-MM-DD, their time zone
+
+
+class PageDates:
+    """Puts each page's sitemap date on it, for one build."""
+
+    def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
+                 build_time: dt.datetime) -> None:
+        self._format = options.lastmod_format
+        self._latest = latest_allowed(build_time)
+        self._show = options.show_date
+        self._head = options.meta_modified_time
+        self._language = str(config.theme.get("language") or "en")
+        self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
+        self._texts: dict[str, str] = {}  # src_uri -> text, for the head
+        theirs = config.plugins.get(_THEIR_PLUGIN)
+        self._theirs = self._show and theirs is not None and bool(
+            getattr(theirs, "config", {}).get("enabled", True))
+        self._compared = self._differ = 0
+
+    def show(self, page: Page, when: Lastmod) -> None:
+        """Before the page's template renders: its sitemap date in its meta."""
+        text = lastmod_text(when, self._format, self._latest) if when is not None else None
+        if text is None:
+            return
+        meta = page.meta
+        meta["sitemap_lastmod"] = text
+        if self._head:
+            self._texts[page.file.src_uri] = _with_time(when, text)
+        if not self._show:
+            return
+        if "revision_date" not in meta:
+            meta["revision_date"] = self._localized(text[:10], _locale(page, self._language))
+        if self._theirs and isinstance(theirs := meta.get(_THEIR_DATE), str):
+            self._compared += 1
+            self._differ += theirs[:10] != text[:10]
+
+    def in_head(self, page: Page, output: str) -> str:
+        """The rendered page with ``article:modified_time`` in its head (once)."""
+        text = self._texts.pop(page.file.src_uri, None)
+        if text is None:
+            return output
+        changed, existing = add_meta_property(output, "article:modified_time", text)
+        if existing is not None and not _same_moment(existing, text):
+            log.warning(
+                f"page '{page.file.src_uri}': its head already has article:modified_time "
+                f"{existing!r}, which is not the sitemap's lastmod {text!r}; it was kept "
+                "(meta_modified_time writes none where a theme or plugin wrote one)"
+            )
+        return changed
+
+    def report(self) -> None:
+        """Once per build: where git-revision-date-localized's date is what pages show."""
+        if not self._theirs or not self._compared:
+            return
+        log.info(
+            f"show_date: mkdocs-git-revision-date-localized-plugin is enabled, so pages "
+            f"show its date, which differs from the sitemap's on {self._differ:,} of "
+            f"{self._compared:,} pages; to show the sitemap's date, set 'enabled: false' "
+            f"under {_THEIR_PLUGIN} in the plugins of mkdocs.yml, or remove it"
+        )
+
+    def _localized(self, day: str, locale: str) -> str:
+        """``YYYY-MM-DD`` as the page's language writes a date ("June 3, 2024"); the
+        ISO text where Babel (which Material installs) or the language is missing."""
+        key = (day, locale)
+        text = self._formatted.get(key)
+        if text is None:
+            text = self._formatted[key] = _babel_date(dt.date.fromisoformat(day), locale)
+        return text
+
+
+def _locale(page: Page, default: str) -> str:
+    """The page's language: static-i18n's, for the build it is in, or the theme's."""
+    built = getattr(page.file, "locale_alternate_of", None)
+    return built if isinstance(built, str) and built else default
+
+
+def _babel_date(day: dt.date, locale: str) -> str:
+    try:
+        from babel import Locale, UnknownLocaleError
+        from babel.dates import format_date
+    except ImportError:
+        return day.isoformat()
+    try:
+        return format_date(day, format="long", locale=Locale.parse(locale.replace("-", "_")))
+    except (UnknownLocaleError, ValueError):
+        log.debug(f"show_date: Babel knows no language {locale!r}; the date is shown as ISO")
+        return day.isoformat()
+
+
+def _with_time(when: Any, text: str) -> str:
+    """``article:modified_time`` is a datetime: a date-only lastmod is its midnight UTC."""
+    if len(text) > 10:
+        return text
+    if isinstance(when, dt.datetime):
+        return utc_key(when).replace(microsecond=0).isoformat()
+    return f"{text}T00:00:00+00:00"
+
+
+def _same_moment(a: str, b: str) -> bool:
+    try:
+        first, second = dt.datetime.fromisoformat(a), dt.datetime.fromisoformat(b)
+    except ValueError:
+        return a == b
+    if first.tzinfo is None or second.tzinfo is None:
+        return first.replace(tzinfo=None) == second.replace(tzinfo=None)
+    return first == second
