@@ -2,8 +2,8 @@
 
 Before a page's template renders, ``PageDates.show`` puts the exact ``<lastmod>`` text its
 sitemap entry will have into ``page.meta.sitemap_lastmod`` (any theme can print it);
-with ``show_date``, the same calendar date, formatted for the page's language, into
-``page.meta.revision_date``, which Material prints as the page's "last update" (a
+with ``show_date`` under Material, the same calendar date, formatted for the page's
+language, into ``page.meta.revision_date``, which Material prints as the page's "last update" (a
 page's own ``revision_date`` is kept). With ``meta_modified_time``, ``in_head`` writes
 it into the rendered head as ``article:modified_time``. Where
 mkdocs-git-revision-date-localized-plugin gives pages a date of its own, Material shows
@@ -37,7 +37,9 @@ class PageDates:
                  build_time: dt.datetime) -> None:
         self._format = options.lastmod_format
         self._latest = latest_allowed(build_time)
-        self._show = options.show_date
+        # revision_date is Material's; other themes print sitemap_lastmod (the README's
+        # override), so Babel is imported only where Material, which installs it, is.
+        self._show = options.show_date and config.theme.name == "material"
         self._head = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
         self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
