@@ -7,7 +7,8 @@ language, into ``page.meta.revision_date``, which Material prints as the page's 
 page's own ``revision_date`` is kept). With ``meta_modified_time``, ``in_head`` writes
 it into the rendered head as ``article:modified_time``. Where
 mkdocs-git-revision-date-localized-plugin gives pages a date of its own, Material shows
-that one: ``report`` says on how many pages the two differ, and how to show ours.
+that one: ``report`` says on how many pages the two differ, and how to show ours
+(once for all the languages of a site).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["PageDates"]
+__all__ = ["PageDates", "report"]
 
 _THEIR_PLUGIN = "git-revision-date-localized"
 _THEIR_DATE = "git_revision_date_localized_raw_iso_date"  # YYYY-MM-DD, their time zone
@@ -45,9 +46,9 @@ class PageDates:
         self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
         self._texts: dict[str, str] = {}  # src_uri -> text, for the head
         theirs = config.plugins.get(_THEIR_PLUGIN)
-        self._theirs = self._show and theirs is not None and bool(
+        self.theirs = self._show and theirs is not None and bool(
             getattr(theirs, "config", {}).get("enabled", True))
-        self._compared = self._differ = 0
+        self.compared = self.differ = 0  # pages with their date, and where it differs
 
     def show(self, page: Page, when: Lastmod) -> None:
         """Before the page's template renders: its sitemap date in its meta."""
@@ -62,9 +63,9 @@ class PageDates:
             return
         if "revision_date" not in meta:
             meta["revision_date"] = self._localized(text[:10], _locale(page, self._language))
-        if self._theirs and isinstance(theirs := meta.get(_THEIR_DATE), str):
-            self._compared += 1
-            self._differ += theirs[:10] != text[:10]
+        if self.theirs and isinstance(theirs := meta.get(_THEIR_DATE), str):
+            self.compared += 1
+            self.differ += theirs[:10] != text[:10]
 
     def in_head(self, page: Page, output: str) -> str:
         """The rendered page with ``article:modified_time`` in its head (once)."""
@@ -80,17 +81,6 @@ class PageDates:
             )
         return changed
 
-    def report(self) -> None:
-        """Once per build: where git-revision-date-localized's date is what pages show."""
-        if not self._theirs or not self._compared:
-            return
-        log.info(
-            f"show_date: mkdocs-git-revision-date-localized-plugin is enabled, so pages "
-            f"show its date, which differs from the sitemap's on {self._differ:,} of "
-            f"{self._compared:,} pages; to show the sitemap's date, set 'enabled: false' "
-            f"under {_THEIR_PLUGIN} in the plugins of mkdocs.yml, or remove it"
-        )
-
     def _localized(self, day: str, locale: str) -> str:
         """``YYYY-MM-DD`` as the page's language writes a date ("June 3, 2024"); the
         ISO text where Babel (which Material installs) or the language is missing."""
@@ -99,6 +89,22 @@ class PageDates:
         if text is None:
             text = self._formatted[key] = _babel_date(dt.date.fromisoformat(day), locale)
         return text
+
+
+def report(builds: list[PageDates]) -> None:
+    """Once per site (every language of it): where git-revision-date-localized's date is
+    what pages show, on how many it differs from the sitemap's."""
+    shown = [each for each in builds if each.theirs]
+    compared = sum(each.compared for each in shown)
+    if not compared:
+        return
+    differ = sum(each.differ for each in shown)
+    log.info(
+        f"show_date: mkdocs-git-revision-date-localized-plugin is enabled, so pages show "
+        f"its date, which differs from the sitemap's on {differ:,} of {compared:,} pages; "
+        f"to show the sitemap's date, set 'enabled: false' under {_THEIR_PLUGIN} in the "
+        "plugins of mkdocs.yml, or remove it"
+    )
 
 
 def _locale(page: Page, default: str) -> str:

@@ -21,12 +21,13 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin import report, theme
+from mkdocs_sitemap_pro.plugin import page_date, report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
+from mkdocs_sitemap_pro.plugin.page_date import PageDates
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
@@ -48,6 +49,7 @@ class Build(NamedTuple):
     dependencies: Dependencies | None = None  # what pages showed (option dependencies)
     kept: "Kept[Part] | None" = None  # what the last builds of this process made (serve)
     dater: Dater | None = None  # the build's pages dated as they rendered (None: not yet)
+    page_dates: PageDates | None = None  # what pages were shown of their dates
 
 
 def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
@@ -106,6 +108,7 @@ def write_sitemap(
     parts = [_gather(options, each, versioned) for each in (*earlier, build)]
     dated = _merged([part.dated for part in parts])
     report.dating(dated, options.lastmod)
+    page_date.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
     try:
         written = write_once(

@@ -185,7 +185,6 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build, self._build = self._build, None
         if build is None or build.files is None:
             return None
-        build.page_dates.report()
         return pipeline.Build(
             config=config,
             files=build.files,
@@ -196,6 +195,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             dependencies=build.dependencies(self.config),
             kept=self._kept if self._serving else None,
             dater=build.dater,
+            page_dates=build.page_dates,
         )
 
 

@@ -200,7 +200,8 @@ def test_beside_git_revision_date_localized_its_date_is_shown_and_the_difference
         assert shown[SITE_URL + "included/"] == long_date(utc(day(40)), "en")
 
 
-def test_a_translated_page_shows_the_date_in_its_language(site: Site) -> None:
+@pytest.mark.parametrize("theirs", [False, True])
+def test_a_translated_page_shows_the_date_in_its_language(site: Site, theirs: bool) -> None:
     site.config["theme"] = {"name": "material"}
     site.config["plugins"] = [
         {"sitemap-pro": {"show_date": True}},
@@ -208,6 +209,8 @@ def test_a_translated_page_shows_the_date_in_its_language(site: Site) -> None:
             {"locale": "en", "default": True, "name": "English"},
             {"locale": "de", "name": "Deutsch"}]}},
     ]
+    if theirs:
+        site.config["plugins"].append("git-revision-date-localized")
     site.write_config()
     site.page("index.md", "# Home\n")
     site.page("index.de.md", "# Start\n")
@@ -215,8 +218,16 @@ def test_a_translated_page_shows_the_date_in_its_language(site: Site) -> None:
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     urls, _ = read_with_alternates(built.site_dir / "sitemap.xml")
-    assert shown_update(page_html(built, SITE_URL)) == long_date(urls[SITE_URL]["lastmod"], "en")
+    said = [m for m in built.infos() if "git-revision-date-localized" in m]
+    english = shown_update(page_html(built, SITE_URL))
     german = shown_update(page_html(built, SITE_URL + "de/"))
+    if theirs:
+        # Theirs is shown (by author date, a day earlier); said once for both languages.
+        assert english == long_date(day(61), "en") and german == "2. März 2024"
+        assert len(said) == 1 and "on 2 of 2 pages" in said[0], said
+        return
+    assert said == []
+    assert english == long_date(urls[SITE_URL]["lastmod"], "en")
     assert german == long_date(urls[SITE_URL + "de/"]["lastmod"], "de") == "3. März 2024"
 
 
