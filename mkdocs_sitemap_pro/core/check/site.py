@@ -4,6 +4,7 @@ and the pages that are not listed are counted.
 A listed URL must have its HTML in the folder, and that page's ``<head>`` must not say
 ``noindex``, must not be a redirect stub (``meta refresh``), and must not be canonical
 to another URL (``core.html_head`` reads the head, as the plugin does while building).
+A page whose own date (``page_dates``) is more than a day from its lastmod is a warning.
 Built pages that want indexing but are missing from the sitemap are one warning.
 """
 
@@ -14,9 +15,11 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.page_dates import DateParser, disagrees, page_dates
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
 from mkdocs_sitemap_pro.core.check.tree import Loaded
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.protocol import check_lastmod
 from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 
@@ -25,11 +28,16 @@ __all__ = ["check_pages", "count_unlisted"]
 _EXAMPLES = 5
 
 
-def _head(path: Path) -> HeadDirectives | None:
+def _read(path: Path) -> str | None:
     try:
-        return read_head(path.read_text(encoding="utf-8", errors="replace"))
+        return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+
+
+def _head(path: Path) -> HeadDirectives | None:
+    text = _read(path)
+    return None if text is None else read_head(text)
 
 
 def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
@@ -44,7 +52,8 @@ def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
 
 def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSource,
                 found: Findings) -> None:
-    """Each listed URL's page exists and asks to be indexed."""
+    """Each listed URL's page exists, asks to be indexed and dates itself as listed."""
+    parser = DateParser()
     for loc, places in urls.items():
         shown = places[0][0].shown
         path = source.path_of(loc)
@@ -61,9 +70,10 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
             continue
         if path.suffix.lower() not in (".html", ".htm"):
             continue
-        head = _head(path)
-        if head is None:
+        text = _read(path)
+        if text is None:
             continue
+        head = read_head(text)
         if head.noindex:
             found.error("page-noindex", shown, f"{loc}: the page says noindex, yet it is listed")
         if head.refresh:
@@ -73,6 +83,23 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
         if elsewhere is not None:
             found.error("page-canonical", shown,
                         f"{loc}: the page names {elsewhere} as its canonical URL; list that one")
+        _check_dates(loc, places[0][1].lastmod, text, parser, shown, found)
+
+
+def _check_dates(loc: str, lastmod: str | None, text: str, parser: DateParser,
+                 shown: str, found: Findings) -> None:
+    """Each date the page gives itself is within a day of its lastmod."""
+    if lastmod is None:
+        return
+    try:
+        listed = check_lastmod(lastmod)
+    except ValueError:
+        return  # reported by the file rules
+    for date in page_dates(text, parser):
+        if disagrees(date.value, listed):
+            found.warning("date-mismatch", shown,
+                          f"{loc}: {date.what} on the page is {date.written!r}, but the "
+                          f"sitemap's lastmod is {lastmod.strip()}: more than a day apart")
 
 
 def _error_page(rel: str, folder: Path) -> bool:
