@@ -41,7 +41,7 @@ class PageDates:
         # revision_date is Material's; other themes print sitemap_lastmod (the README's
         # override), so Babel is imported only where Material, which installs it, is.
         self._show = options.show_date and config.theme.name == "material"
-        self._head = options.meta_modified_time
+        self.in_heads = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
         self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
         self._texts: dict[str, str] = {}  # src_uri -> text, for the head
@@ -57,7 +57,7 @@ class PageDates:
             return
         meta = page.meta
         meta["sitemap_lastmod"] = text
-        if self._head:
+        if self.in_heads:
             self._texts[page.file.src_uri] = _with_time(when, text)
         if not self._show:
             return

@@ -185,7 +185,8 @@ class PageCollector:
         result = Collection(pages=[], left_out={}, problems=[])
         rendered, judged = self.rendered(), self._settings
         for file in final_documentation_pages(files):
-            reason = self._static_exclusion(file)
+            # A page judged before it rendered passed these rules then.
+            reason = "" if file.src_uri in judged else self._static_exclusion(file)
             if reason:
                 result.left_out[file.src_uri] = reason
                 continue

@@ -133,7 +133,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # noindex and canonical links.
         if self._build is None:
             return None
-        if self.config.meta_modified_time:
+        if self._build.page_dates.in_heads:
             output = self._build.page_dates.in_head(page, output)
         self._build.collector.record(page, output)
         return output
