@@ -21,7 +21,6 @@ from mkdocs_sitemap_pro.core.protocol import UTC
 __all__ = ["NOTHING", "Decision", "Dependencies", "Shown", "decide", "newer"]
 
 
-
 class Shown(NamedTuple):
     """What one page showed besides its source: files read (absolute paths, exclusions
     applied) and, for a listing page, the src_uris of the posts it lists."""

@@ -14,7 +14,6 @@ that one: ``report`` says on how many pages the two differ, and how to show ours
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
@@ -126,7 +125,7 @@ def _babel_date(day: dt.date, locale: str) -> str:
         return day.isoformat()
 
 
-def _with_time(when: Any, text: str) -> str:
+def _with_time(when: Lastmod, text: str) -> str:
     """``article:modified_time`` is a datetime: a date-only lastmod is its midnight UTC."""
     if len(text) > 10:
         return text
