@@ -12,7 +12,6 @@ import datetime as dt
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
@@ -41,19 +40,19 @@ class PageDate(NamedTuple):
 _BEING_DATED = PageDate(None)
 
 
-@dataclass
 class Dating:
     """The lastmod chosen for each listed page (by src_uri), and how each was found."""
 
-    lastmods: dict[str, Lastmod] = field(default_factory=dict)
-    sources: Counter[str] = field(default_factory=Counter)  # "git", "front matter", ...
-    omitted: Counter[str] = field(default_factory=Counter)  # reason -> pages left undated
-    warnings: list[str] = field(default_factory=list)
-    undated: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, reason)
-    # Pages dated by something other than their source: "an included file", "listed posts".
-    by: Counter[str] = field(default_factory=Counter)
-    deciders: Counter[str] = field(default_factory=Counter)  # file -> pages it dated
-    notes: list[tuple[str, str]] = field(default_factory=list)  # (src_uri, DEBUG detail)
+    def __init__(self) -> None:
+        self.lastmods: dict[str, Lastmod] = {}
+        self.sources: Counter[str] = Counter()  # "git", "front matter", ...
+        self.omitted: Counter[str] = Counter()  # reason -> pages left undated
+        self.warnings: list[str] = []
+        self.undated: list[tuple[str, str]] = []  # (src_uri, reason)
+        # Pages dated by something other than their source: "an included file", "listed posts".
+        self.by: Counter[str] = Counter()
+        self.deciders: Counter[str] = Counter()  # file -> pages it dated
+        self.notes: list[tuple[str, str]] = []  # (src_uri, DEBUG detail)
 
 
 class Dater:

@@ -42,6 +42,7 @@ class PageDates:
         self._show = options.show_date and config.theme.name == "material"
         self.in_heads = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
+        self._lastmods: dict[Lastmod, str | None] = {}  # date -> its <lastmod> text
         self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
         self._texts: dict[str, str] = {}  # src_uri -> text, for the head
         theirs = config.plugins.get(_THEIR_PLUGIN)
@@ -51,7 +52,12 @@ class PageDates:
 
     def show(self, page: Page, when: Lastmod) -> None:
         """Before the page's template renders: its sitemap date in its meta."""
-        text = lastmod_text(when, self._format, self._latest) if when is not None else None
+        if when is None:
+            return
+        # Pages share dates (a commit changes several files): each is formatted once.
+        text = self._lastmods.get(when, "")
+        if text == "":
+            text = self._lastmods[when] = lastmod_text(when, self._format, self._latest)
         if text is None:
             return
         meta = page.meta

@@ -11,7 +11,6 @@ Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urljoin
@@ -77,15 +76,15 @@ class KeptPages:
         self._pages.clear()
 
 
-@dataclass
 class Collection:
     """The outcome of ``PageCollector.collect``: pages to list, and why others are not."""
 
-    pages: list[SitemapPage]
-    left_out: dict[str, str]  # src_uri -> reason
-    problems: list[tuple[str, str]]  # (src_uri, message) for warnings
-    said: dict[str, Seen] = field(default_factory=dict)  # src_uri -> what it said
-    clock_bound: bool = False  # a setting was judged against the build time and refused
+    def __init__(self) -> None:
+        self.pages: list[SitemapPage] = []
+        self.left_out: dict[str, str] = {}  # src_uri -> reason
+        self.problems: list[tuple[str, str]] = []  # (src_uri, message) for warnings
+        self.said: dict[str, Seen] = {}  # src_uri -> what it said
+        self.clock_bound = False  # a setting was judged against the build time and refused
 
 
 class PageCollector:
@@ -182,7 +181,7 @@ class PageCollector:
 
     def collect(self, files: Files) -> Collection:
         """Every page of the published site that belongs in the sitemap."""
-        result = Collection(pages=[], left_out={}, problems=[])
+        result = Collection()
         rendered, judged = self.rendered(), self._settings
         for file in final_documentation_pages(files):
             # A page judged before it rendered passed these rules then.

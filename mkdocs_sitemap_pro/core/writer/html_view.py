@@ -11,7 +11,6 @@ that carry it, so a site's own ``sitemap.html`` is never touched.
 import datetime as dt
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
@@ -31,14 +30,13 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 _MARK = f'<meta name="generator" content="{GENERATOR}">'.encode("ascii")
 
 
-@dataclass(frozen=True)
-class ViewFile:
+class ViewFile(NamedTuple):
     """One sitemap file to give a page: the items written into it, its name, count and
     newest lastmod."""
 
     items: Sequence[Item]
     xml_name: str
-    count: int
+    url_count: int
     newest: str | None
 
 
@@ -211,11 +209,11 @@ def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
 
 def index_page(files: list[ViewFile], title: str, xml_name: str) -> str:
     """The page of an index: each file, linked to its page, with its URL count and lastmod."""
-    total = sum(f.count for f in files)
+    total = sum(f.url_count for f in files)
     rows = [
         f'<tr><td class="url" data-label="File"><a href="{escape(view_name(f.xml_name))}">'
         f'{escape(view_name(f.xml_name))}</a></td>'
-        f'<td class="num" data-label="URLs" data-value="{f.count}">{f.count:,}</td>'
+        f'<td class="num" data-label="URLs" data-value="{f.url_count}">{f.url_count:,}</td>'
         f'{_date_cell(f.newest)}<td class="raw" data-label="XML">'
         f'<a href="{escape(f.xml_name)}">{escape(f.xml_name)}</a></td></tr>'
         for f in files

@@ -11,7 +11,6 @@ other fields, so the input order never matters).
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import islice
 from operator import eq, itemgetter
 from typing import NamedTuple, Optional, Union, cast
@@ -62,8 +61,7 @@ Item = tuple[
 
 
 
-@dataclass(slots=True)
-class Collected:
+class Collected(NamedTuple):
     """What ``collect`` gives: the items to write, and what was left out of them."""
 
     items: list[Item]

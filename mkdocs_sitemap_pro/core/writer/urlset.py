@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import accumulate
 from operator import itemgetter
 from pathlib import Path
@@ -36,15 +35,17 @@ URLSET_START_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml
 URLSET_END = "</urlset>\n"
 
 
-@dataclass(slots=True)
 class Shard:
-    """A written temporary urlset and what the index needs to know about it."""
+    """A written temporary urlset and what the index needs to know about it (its count
+    and newest lastmod are set when it is closed)."""
 
-    temp: Path
-    gz_temp: Path | None
-    count: int
-    newest: dt.date | dt.datetime | None
-    items: list[Item] = field(default_factory=list)  # what it holds, kept for html_view
+    __slots__ = ("temp", "gz_temp", "count", "newest", "items")
+
+    def __init__(self, temp: Path, gz_temp: Path | None) -> None:
+        self.temp, self.gz_temp = temp, gz_temp
+        self.count = 0
+        self.newest: dt.date | dt.datetime | None = None
+        self.items: list[Item] = []  # what it holds, kept for html_view
 
 
 
@@ -93,7 +94,7 @@ class _ShardStream:
         temp, handle = self.staged.new(label)
         gz_temp, gz_handle = self.staged.new(label + ".gz") if self.gzip else (None, None)
         self.writer = TwinWriter(handle, gz_handle)
-        self.shards.append(Shard(temp, gz_temp, 0, None))
+        self.shards.append(Shard(temp, gz_temp))
         self.pending = [header]
         self.pending_bytes = self.size = len(header)
         self.count = 0

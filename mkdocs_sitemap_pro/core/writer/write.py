@@ -120,7 +120,8 @@ def write_sitemaps(
             dropped_lastmods=tuple(dropped_lastmods),
         )
     ordered, duplicates = sort_and_merge(collected.items)
-    collected.items = []  # the sorted list is all that is needed from here
+    any_alternates = collected.any_alternates
+    del collected  # the sorted list is all that is needed from here
     if -(-len(ordered) // max_urls) > MAX_URLS:
         raise SitemapError(too_many_files(len(ordered), max_urls))
 
@@ -131,7 +132,7 @@ def write_sitemaps(
     leftovers = remove_leftovers(folder, re.compile(ours))
     staged = StagedFiles(folder)
     try:
-        shards = write_shards(ordered, staged, options, collected.any_alternates, dropped)
+        shards = write_shards(ordered, staged, options, any_alternates, dropped)
         if not shards:
             return WriteReport(
                 dropped=tuple(dropped),
