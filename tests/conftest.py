@@ -17,6 +17,16 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 
+@pytest.fixture(autouse=True)
+def _no_build_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs as on no CI platform (the shallow-clone advice names the one it
+    sees): a test that means one sets its variable itself."""
+    from mkdocs_sitemap_pro.core.git.platforms import PLATFORMS
+
+    for platform in PLATFORMS:
+        monkeypatch.delenv(platform.variable, raising=False)
+
+
 @pytest.fixture
 def site(tmp_path):  # type: ignore[no-untyped-def]
     """An MkDocs project in a fresh git repository (see ``tests/sites.py``)."""

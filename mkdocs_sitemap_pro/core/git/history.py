@@ -18,6 +18,7 @@ change is ignored is ``Unknown("ignored")``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -43,6 +44,9 @@ from mkdocs_sitemap_pro.core.git.repository import (
 __all__ = ["GitHistory"]
 
 _UNTRACKED = Unknown("untracked")
+_UNSEEN = b"\0"  # no git name holds NUL
+# What os.fsencode does, without its checks (a path here is always a str).
+_FS_ENCODING = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
 
 class GitHistory:
@@ -57,8 +61,10 @@ class GitHistory:
         commits_read: int = 0,
         key: MapKey | None = None,
         default: LastChange = _UNTRACKED,
+        objects: Mapping[bytes, str] | None = None,
     ) -> None:
         self._changes = changes
+        self.objects: Mapping[bytes, str] = objects or {}  # git name -> its object id
         self.top = top  # the repository's top level (None: no repository)
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
@@ -72,7 +78,7 @@ class GitHistory:
         """Answers from a whole history map."""
         return cls(history.changes, top=history.top, warnings=history.warnings,
                    commits_read=history.commits_read, key=history.key,
-                   default=history.default)
+                   default=history.default, objects=history.objects)
 
     @classmethod
     def read(
@@ -128,16 +134,16 @@ class GitHistory:
         """The file's name in git's tree (its symlinks resolved; of the Unicode forms,
         the one git tracks), or None when it lies outside the repository."""
         text = os.fspath(path)
-        if text in self._names:
-            return self._names[text]
+        known = self._names.get(text, _UNSEEN)
+        if known is not _UNSEEN:
+            return known
         assert self.top is not None
         prefix = self.top + os.sep
-        if (text.startswith(prefix) and "/./" not in text and "/../" not in text
-                and not os.path.islink(text)):
+        if text.startswith(prefix) and "/./" not in text and "/../" not in text:
             # Most paths are a tracked file's own, below the (real) top level, through no
             # symlinked folder (git would track that folder as a link, not this name).
-            direct = os.fsencode(text[len(prefix):].replace(os.sep, "/"))
-            if direct in self._changes:
+            direct = text[len(prefix):].replace(os.sep, "/").encode(*_FS_ENCODING)
+            if direct in self._changes and not os.path.islink(text):
                 self._names[text] = direct
                 return direct
         name = git_names([text], self.top, self._folders)[0]

@@ -9,13 +9,14 @@ only the new commits. A HEAD that is not a descendant gets a full walk, which is
 the same code does when the earlier HEAD is never reached: the result is always that
 of a full walk.
 
-Git processes per read: one ``rev-parse``; with a map to make, one ``ls-tree``, one
+Git processes per read: one ``rev-parse``; with a map to make, one ``ls-tree`` (which
+also gives each file's object id, the identity of its content), one
 ``cat-file`` if ``ignore_commits`` is set, and one ``log``.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.git.all_parents import AllParentsWalk
@@ -26,7 +27,7 @@ from mkdocs_sitemap_pro.core.git.repository import (
     Repository,
     find_repository,
     resolve_ignored,
-    tracked_files,
+    tree_objects,
 )
 from mkdocs_sitemap_pro.core.git.walk import Base
 
@@ -40,6 +41,8 @@ NO_GIT = (
 #: How a map was had: from the earlier one as it was, by walking the new commits only,
 #: by a whole walk, or not at all (no repository, no git: every file gets ``default``).
 Made = Literal["kept", "forward", "full", "none"]
+
+_NONE: Mapping[bytes, str] = MappingProxyType({})
 
 
 class MapKey(NamedTuple):
@@ -55,8 +58,7 @@ class MapKey(NamedTuple):
         return cls(repo.top, repo.head, repo.boundary, options)
 
 
-@dataclass(frozen=True)
-class HistoryMap:
+class HistoryMap(NamedTuple):
     """The last change of every file HEAD tracks (git's names: paths from the top level).
 
     ``key`` is None where the map must not be kept: no repository, no git, a failed walk.
@@ -67,6 +69,7 @@ class HistoryMap:
     key: MapKey | None
     changes: Mapping[bytes, LastChange]
     top: str | None = None
+    objects: Mapping[bytes, str] = _NONE  # each file's object id at HEAD (its content)
     default: LastChange = Unknown("untracked")  # the answer for a file not in ``changes``
     said: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -94,7 +97,7 @@ def read_map(
             return HistoryMap(None, {}, default=repo, warnings=tuple(warnings), made="none")
         key = MapKey.of(repo, options)
         if known is not None and known.key == key:
-            return HistoryMap(key, known.changes, repo.top, said=known.said,
+            return HistoryMap(key, known.changes, repo.top, known.objects, said=known.said,
                               warnings=(*warnings, *known.said), made="kept")
         return _walk(repo, key, warnings, _base_of(known, key), processes)
     except NoGit:
@@ -115,15 +118,15 @@ def _walk(repo: Repository, key: MapKey, warnings: list[str], base: Base | None,
           processes: GitProcesses | None) -> HistoryMap:
     """One walk over the history of every file HEAD tracks (from ``base``, if any)."""
     said: list[str] = []
-    tracked = tracked_files(repo.top, set(), said, whole=True, processes=processes)
+    objects = tree_objects(repo.top, said, processes=processes)
     options = key.options
     ignored = resolve_ignored(repo.top, options.ignore_commits, said, processes=processes)
     rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
-    walk = rule(repo, tracked, options.date, ignored, base)
+    walk = rule(repo, set(objects), options.date, ignored, base)
     changes = walk.run(processes)
-    failed = walk.failure is not None or (not tracked and bool(said))
+    failed = walk.failure is not None or (not objects and bool(said))
     notes = (*warnings, *said, *([walk.failure] if walk.failure else []))
     return HistoryMap(
-        None if failed else key, changes, repo.top, said=tuple(said), warnings=notes,
+        None if failed else key, changes, repo.top, objects, said=tuple(said), warnings=notes,
         commits_read=walk.commits_read, made="forward" if walk.reached_base else "full",
     )

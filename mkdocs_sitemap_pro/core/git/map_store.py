@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
 
 __all__ = ["FORMAT_VERSION", "load_map", "save_map"]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: each file's object id beside its change
 _FORMAT = "mkdocs-sitemap-pro history map"
 
 
@@ -32,16 +32,17 @@ def save_map(path: Path, history: HistoryMap) -> None:
     top, head, boundary, options = history.key
     commits: dict[str, int] = {}
     table: list[list[str]] = []
-    files: dict[str, int | str] = {}
+    files: dict[str, list[int | str]] = {}
+    objects = history.objects
     for name, change in history.changes.items():
         if isinstance(change, Known):
             index = commits.get(change.commit)
             if index is None:
                 index = commits[change.commit] = len(table)
                 table.append([change.commit, change.when.isoformat()])
-            files[os.fsdecode(name)] = index
+            files[os.fsdecode(name)] = [index, objects.get(name, "")]
         else:
-            files[os.fsdecode(name)] = change.reason
+            files[os.fsdecode(name)] = [change.reason, objects.get(name, "")]
     data = {
         "format": _FORMAT,
         "version": FORMAT_VERSION,
@@ -77,16 +78,21 @@ def _decode(data: dict[str, Any]) -> HistoryMap | None:
     when = [Known(datetime.fromisoformat(_string(iso)), _string(sha))
             for sha, iso in data["commits"]]
     changes: dict[bytes, LastChange] = {}
+    objects: dict[bytes, str] = {}
     # os.fsencode, less a Python call per file (a map holds every file HEAD tracks).
     encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-    for name, value in data["files"].items():
+    for name, (value, oid) in data["files"].items():
+        key_name = name.encode(encoding, errors)
         if type(value) is int:
             if value < 0:
                 raise IndexError("no such commit")
-            changes[name.encode(encoding, errors)] = when[value]
+            changes[key_name] = when[value]
         else:
-            changes[name.encode(encoding, errors)] = Unknown(_string(value))
-    return HistoryMap(key, changes, key.top, said=tuple(_strings(data["said"])), made="kept")
+            changes[key_name] = Unknown(_string(value))
+        if oid:
+            objects[key_name] = _string(oid)
+    return HistoryMap(key, changes, key.top, objects, said=tuple(_strings(data["said"])),
+                      made="kept")
 
 
 def _string(value: object) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import Unknown
+from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 from mkdocs_sitemap_pro.core.realpaths import RealPaths
 
@@ -27,17 +28,12 @@ __all__ = [
     "read_ignore_revs_file",
     "resolve_ignored",
     "tracked_files",
+    "tree_objects",
 ]
 
 #: A commit id as a user may write it: 7 hexadecimal digits (abbreviated) up to 64
 #: (a full SHA-256 id; SHA-1 ids have 40).
 COMMIT_ID = re.compile(r"[0-9A-Fa-f]{7,64}")
-
-SHALLOW_ADVICE = (
-    "Fetch the full history: `fetch-depth: 0` for actions/checkout on GitHub Actions, "
-    "`GIT_DEPTH: 0` on GitLab CI, or `git fetch --unshallow` elsewhere."
-)
-
 
 def is_commit_id(text: str) -> bool:
     """Whether ``text`` can name a commit (see ``COMMIT_ID``)."""
@@ -106,7 +102,8 @@ def find_repository(folder: Path, warnings: list[str],
     if lines[1].strip() == "true":
         warnings.append(
             f"the git repository at {top} is a shallow clone: files whose last change "
-            "is older than its oldest fetched commit cannot be dated. " + SHALLOW_ADVICE
+            "is older than its oldest fetched commit cannot be dated. "
+            + shallow_advice(os.environ)
         )
         try:
             boundary = frozenset((folder / lines[2]).read_bytes().split())
@@ -137,18 +134,15 @@ def git_names(
 
 
 def tracked_files(
-    top: str, candidates: set[bytes], warnings: list[str], *, whole: bool = False,
+    top: str, candidates: set[bytes], warnings: list[str],
     processes: GitProcesses | None = None,
 ) -> set[bytes]:
-    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``).
-
-    ``whole``: every file of the tree, for a read that learns of more files later.
-    """
-    if not candidates and not whole:
+    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``)."""
+    if not candidates:
         return set()
     args: list[str | bytes] = ["--literal-pathspecs", "ls-tree", "-r", "-z",
                                "--name-only", "--full-tree", "HEAD"]
-    common = b"" if whole else _common_folder(candidates)
+    common = _common_folder(candidates)
     if common:
         args += ["--", common]
     status, out, err = run_git(args, top, processes=processes)
@@ -156,6 +150,23 @@ def tracked_files(
         warnings.append(f"git ls-tree failed in {top}: {err}")
         return set()
     return set(out.split(b"\0")) - {b""}
+
+
+def tree_objects(top: str, warnings: list[str],
+                 processes: GitProcesses | None = None) -> dict[bytes, str]:
+    """Every file of HEAD's tree and its object id, the identity of its content: a
+    blob's, or a submodule's commit (one ``ls-tree``; empty, with a warning, if it fails)."""
+    status, out, err = run_git(["ls-tree", "-r", "-z", "--full-tree", "HEAD"], top,
+                               processes=processes)
+    if status != 0:
+        warnings.append(f"git ls-tree failed in {top}: {err}")
+        return {}
+    objects: dict[bytes, str] = {}
+    for entry in out.split(b"\0"):
+        meta, tab, name = entry.partition(b"\t")  # "<mode> <type> <id>\t<name>"
+        if tab:
+            objects[name] = meta[meta.rfind(b" ") + 1:].decode("ascii")
+    return objects
 
 
 def match_tracked(name: bytes, tracked: Container[bytes]) -> bytes | None:

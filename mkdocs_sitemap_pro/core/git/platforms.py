@@ -1,0 +1,69 @@
+"""Where a site is built, told by the environment, and how to get git's whole history there.
+
+Most sites are built on a CI runner or a hosting platform, whose clone is shallow by
+default (one commit on GitHub Actions and Cloudflare Pages, 50 on Read the Docs, 10 on
+Vercel, a limited depth on GitLab CI). The shallow-clone warning names the fix of the
+platform it runs on; the README's "In CI" table is these rows.
+"""
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+__all__ = ["PLATFORMS", "Platform", "detect", "shallow_advice"]
+
+
+class Platform(NamedTuple):
+    """A build platform: the variable it sets, how deep it clones, how to fetch it all."""
+
+    name: str
+    variable: str  # set (non-empty) in every build there
+    clone: str  # what its checkout fetches by default
+    fix: str  # one sentence: how to have the whole history in the build
+    remote: bool = True  # the clone has a remote to fetch from (fetch_history can work)
+
+
+PLATFORMS: tuple[Platform, ...] = (
+    Platform("GitHub Actions", "GITHUB_ACTIONS", "1 commit (actions/checkout)",
+             "set `fetch-depth: 0` under `with:` of the actions/checkout step"),
+    Platform("GitLab CI", "GITLAB_CI", "a limited depth (the project's `GIT_DEPTH`)",
+             "set the CI/CD variable `GIT_DEPTH: 0` in .gitlab-ci.yml"),
+    Platform("Read the Docs", "READTHEDOCS", "the last 50 commits",
+             "add `git fetch --unshallow || true` to `build.jobs.post_checkout` in "
+             ".readthedocs.yaml"),
+    Platform("Netlify", "NETLIFY", "the whole history (blobless)",
+             "run `git fetch --unshallow` before the build command"),
+    Platform("Vercel", "VERCEL", "the last 10 commits, with no remote",
+             "fetch from the repository's URL before the build command "
+             "(`git fetch --unshallow https://...`), since Vercel's clone has no remote",
+             remote=False),
+    Platform("Cloudflare Pages", "CF_PAGES", "1 commit",
+             "start the build command with `git fetch --unshallow &&`"),
+    Platform("this CI", "CI", "often a shallow clone",
+             "set the checkout's clone depth to 0 (the whole history), or run "
+             "`git fetch --unshallow` before the build"),
+)
+
+_ANYWHERE = (
+    "fetch the full history before the build: `fetch-depth: 0` for actions/checkout on "
+    "GitHub Actions, `GIT_DEPTH: 0` on GitLab CI, or `git fetch --unshallow` elsewhere"
+)
+
+
+def detect(environ: Mapping[str, str]) -> Platform | None:
+    """The platform whose variable the environment sets, the most specific first
+    (plain ``CI`` last); None outside CI."""
+    for platform in PLATFORMS:
+        if environ.get(platform.variable, "").strip().lower() not in ("", "0", "false"):
+            return platform
+    return None
+
+
+def shallow_advice(environ: Mapping[str, str]) -> str:
+    """What to do about a shallow clone, for the platform the build runs on (one line)."""
+    platform = detect(environ)
+    fix = f"On {platform.name}, {platform.fix}" if platform else _ANYWHERE[0].upper() + _ANYWHERE[1:]
+    options = ("or set the plugin's `previous: auto` to carry dates from the last deploy"
+               if platform is not None and not platform.remote else
+               "or set the plugin's `fetch_history: auto` (deepens the clone before the "
+               "walk) or `previous: auto` (carries dates from the last deploy)")
+    return f"{fix}; {options}."
