@@ -130,6 +130,37 @@ class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
             raise base.ValidationError(str(error)) from None
 
 
+class _Previous(c.BaseConfigOption[Optional[str]]):
+    """The last published manifest: ``auto``, an ``http(s)`` URL, or a path (a file, or
+    the folder holding it), resolved against the folder of mkdocs.yml. A missing file is
+    no error here: on a first deploy there is none (the build says so, and goes on)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = None
+
+    def run_validation(self, value: object) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise base.ValidationError(
+                "expected 'auto', an http(s) URL or the path of the last published manifest"
+            )
+        value = value.strip()
+        if value == "auto":
+            return value
+        scheme = value.split(":", 1)[0].lower() if "://" in value else ""
+        if scheme in ("http", "https"):
+            return value
+        if scheme:
+            raise base.ValidationError(f"{value!r}: only http and https URLs can be read")
+        folder = os.path.dirname(self.config_file_path or "")
+        return os.path.normpath(os.path.join(folder, value))
+
+    def pre_validation(self, config: base.Config, key_name: str) -> None:
+        self.config_file_path = config.config_file_path
+
+
 class SitemapProConfig(base.Config):
     """The options of ``sitemap-pro`` in mkdocs.yml (see the README's options table)."""
 
@@ -161,6 +192,10 @@ class SitemapProConfig(base.Config):
     cache = c.Type(bool, default=True)  # keep the history map and dependency records
     cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
     git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback
+    # A shallow clone with a remote is deepened (blobless) before the walk.
+    fetch_history = c.Choice[Literal["never", "auto"]](("never", "auto"), default="never")
+    manifest = c.Type(bool, default=True)  # <stem>.manifest.json beside the entry sitemap
+    previous = _Previous()  # the last deploy's manifest: dates for a shallow clone
     # The option is `validate`; the trailing underscore (MkDocs strips it) keeps
     # Config.validate(), the method MkDocs calls, from being shadowed.
     validate_ = c.Type(bool, default=False)

@@ -13,8 +13,10 @@ processes before doing what they would have done.
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
 
@@ -27,14 +29,24 @@ from mkdocs_sitemap_pro.core.git import (
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
-from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout
+from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
+from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
+from mkdocs_sitemap_pro.plugin import deploys
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BuildHistory"]
 
 MAP_FILE = "history.json"  # in cache_dir
+
+
+class _Steps(NamedTuple):
+    """What the thread does besides the walk: fetch first, carry dates after."""
+
+    fetch: bool  # fetch_history: auto
+    previous: str | None  # where the last deploy's manifest is (previous)
+    filename: str  # the entry sitemap's name, which names the manifest
 
 
 _HOW = {
@@ -53,6 +65,8 @@ class BuildHistory:
         self._signals: EndOnSignals | None = None
         self._thread: threading.Thread | None = None
         self._result: HistoryMap | None = None
+        self._dated: HistoryMap | None = None  # the result, with dates carried (previous)
+        self._said: list[tuple[int, str]] = []  # (level, message) from the thread, to log
         self._known: HistoryMap | None = None  # the last good map, for the next build
 
     def start(self, config: MkDocsConfig, options: SitemapProConfig) -> None:
@@ -67,19 +81,25 @@ class BuildHistory:
         self._processes.arm()
         self._signals = EndOnSignals(self._processes)
         self._signals.install()
-        self._result = None
+        self._result = self._dated = None
+        self._said = []
+        steps = _Steps(options.fetch_history == "auto",
+                       deploys.previous_location(config, options), options.filename)
         self._thread = threading.Thread(
-            target=self._walk, args=(Path(config.docs_dir), rules, store, self._processes),
+            target=self._walk,
+            args=(Path(config.docs_dir), rules, store, self._processes, steps),
             name="sitemap-pro-git", daemon=True,  # never keeps a stopped MkDocs alive
         )
         self._thread.start()
 
     def _walk(self, folder: Path, options: HistoryOptions, store: Path | None,
-              processes: GitProcesses) -> None:
+              processes: GitProcesses, steps: _Steps) -> None:
         known = self._known
         if known is None and store is not None:
             known = load_map(store)
         try:
+            if steps.fetch:
+                self._fetch(folder, processes)
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
@@ -92,7 +112,34 @@ class BuildHistory:
                 save_map(store, result)
             except OSError as error:
                 log.debug(f"the history map could not be kept in {store}: {error}")
-        self._result = result
+        self._result = self._dated = result
+        if steps.previous is not None and result.key is not None and result.key.boundary:
+            try:
+                carried = deploys.carry_previous(result, steps.previous, steps.filename,
+                                                 processes)
+            except GitTimeout:  # the bound's commit dates: carry nothing rather than wait
+                return
+            self._dated = carried.history
+            if carried.info:
+                self._said.append((logging.INFO, carried.info))
+            if carried.warning:
+                self._said.append((logging.WARNING, carried.warning))
+
+    def _fetch(self, folder: Path, processes: GitProcesses) -> None:
+        """``fetch_history: auto``: deepen a shallow clone, within ``git_timeout``; the
+        walk then has ``git_timeout`` of its own."""
+        try:
+            fetched = fetch_history(folder, processes)
+        except GitEnded:
+            raise
+        except GitTimeout as error:
+            fetched = Fetched(False, f"fetch_history: {error}, so the clone stays shallow")
+        except NoGit:
+            fetched = Fetched(False)
+        if fetched.message:
+            self._said.append((logging.INFO if fetched.done else logging.WARNING,
+                               fetched.message))
+        processes.arm()
 
     @property
     def started(self) -> bool:
@@ -105,14 +152,20 @@ class BuildHistory:
         while thread.is_alive():
             thread.join(0.25)  # in slices, so that a signal is handled at once
         self._finish()
-        result = self._result
-        if result is None:  # the walk failed unexpectedly: say so, date nothing
-            result = HistoryMap(None, {}, default=Unknown("no-git"), made="none",
-                                warnings=("git history could not be read",))
+        result, dated = self._result, self._dated
+        if result is None or dated is None:  # the walk failed unexpectedly: say so, date nothing
+            result = dated = HistoryMap(None, {}, default=Unknown("no-git"), made="none",
+                                        warnings=("git history could not be read",))
         if result.key is not None:
             self._known = result
         log.debug(f"git history: {_HOW[result.made].format(result.commits_read)}")
-        return GitHistory.of(result)
+        warnings = [message for level, message in self._said if level >= logging.WARNING]
+        for level, message in self._said:
+            if level < logging.WARNING:
+                log.log(level, message)
+        if warnings:  # said with git's own warnings: --strict fails on them
+            dated = dated._replace(warnings=(*warnings, *dated.warnings))
+        return GitHistory.of(dated)
 
     def _finish(self) -> None:
         """The walk is over: no deadline, and the signals are MkDocs' again."""

@@ -21,7 +21,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin import page_date, report, theme
+from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages
 from mkdocs_sitemap_pro.core.shown import Dependencies
@@ -146,6 +146,15 @@ def write_sitemap(
                 "left alone"
             )
         return None
+    if options.manifest:
+        builds = (*earlier, build)
+        try:
+            deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
+                (part.found.pages, each.dependencies) for part, each in zip(parts, builds)])
+        except OSError as error:
+            raise PluginError(
+                f"sitemap-pro: could not write the manifest into {config.site_dir}: {error}"
+            ) from error
     if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)

@@ -124,8 +124,8 @@ def test_after_mkdocs_the_same_bytes_as_the_plugin(site, monkeypatch, capsys, di
     assert built.error is None, built.messages()
     names = sorted(p.name for p in built.site_dir.iterdir() if p.name.startswith(("sitemap", "robots")))
     plugin_files = {name: (built.site_dir / name).read_bytes() for name in names}
-    # An index, three shards, their .gz, their html_view pages, robots.txt.
-    assert len(plugin_files) == 13
+    # An index, three shards, their .gz, their html_view pages, the manifest, robots.txt.
+    assert len(plugin_files) == 14 and "sitemap.manifest.json" in plugin_files
 
     plugins = site.config["plugins"]
     site.config["plugins"] = []

@@ -67,7 +67,7 @@ def test_disk_full_on_the_third_shard_keeps_the_previous_tree(
     assert sorted(sitemap_tree(first.site_dir)) == sorted([
         "robots.txt", *(f"sitemap-{n}.xml{gz}" for n in (1, 2, 3, 4) for gz in ("", ".gz")),
         "sitemap.xml", "sitemap.xml.gz", *(f"sitemap-{n}.html" for n in (1, 2, 3, 4)),
-        "sitemap.html",
+        "sitemap.html", "sitemap.manifest.json",
     ])
 
     # Something new to write: one page changed, one added (5 shards this time).
@@ -221,7 +221,8 @@ def test_stale_shards_removed_and_a_users_own_sitemap_files_kept(site: Site) -> 
     assert built.error is None, built.messages()
     names = sorted(p.name for p in built.site_dir.iterdir() if p.name.startswith("sitemap"))
     assert names == sorted(
-        ["sitemap.xml", "sitemap.xml.gz", "sitemap-notes.xml", "sitemap-10.xml", "sitemap.html"]
+        ["sitemap.xml", "sitemap.xml.gz", "sitemap-notes.xml", "sitemap-10.xml", "sitemap.html",
+         "sitemap.manifest.json"]
         + [f"sitemap-{n}.xml{gz}" for n in range(1, 9) for gz in ("", ".gz")]
         + [f"sitemap-{n}.html" for n in range(1, 9)]  # html_view: sitemap-9.html went too
     )
@@ -259,7 +260,8 @@ def test_repeated_builds_are_identical_and_a_deleted_page_leaves_the_sitemap(sit
     assert locs == [SITE_URL, f"{SITE_URL}a/", f"{SITE_URL}b/", f"{SITE_URL}d/"]
     assert sorted(p.name for p in gone.site_dir.glob("sitemap*")) == [
         "sitemap-1.html", "sitemap-1.xml", "sitemap-1.xml.gz", "sitemap-2.html",
-        "sitemap-2.xml", "sitemap-2.xml.gz", "sitemap.html", "sitemap.xml", "sitemap.xml.gz",
+        "sitemap-2.xml", "sitemap-2.xml.gz", "sitemap.html", "sitemap.manifest.json",
+        "sitemap.xml", "sitemap.xml.gz",
     ]
     assert temporaries(gone.site_dir) == []
 

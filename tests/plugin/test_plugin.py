@@ -285,7 +285,8 @@ def test_second_build_gives_identical_files(site):
     assert names == [  # html_view (on by default): a page beside each file, reproducible too
         "sitemap-1.html", "sitemap-1.xml", "sitemap-1.xml.gz", "sitemap-2.html",
         "sitemap-2.xml", "sitemap-2.xml.gz", "sitemap-3.html", "sitemap-3.xml",
-        "sitemap-3.xml.gz", "sitemap.html", "sitemap.xml", "sitemap.xml.gz",
+        "sitemap-3.xml.gz", "sitemap.html", "sitemap.manifest.json", "sitemap.xml",
+        "sitemap.xml.gz",
     ]
     index = parse_sitemap(second.site_dir / "sitemap.xml")
     assert index.tag == f"{{{NS}}}sitemapindex"

@@ -10,21 +10,24 @@ import os
 import posixpath
 import re
 import unicodedata
+from datetime import datetime
 from collections.abc import Container, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from mkdocs_sitemap_pro.core.git.answers import Unknown
+from mkdocs_sitemap_pro.core.git.answers import DateKind, Known, Unknown
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 from mkdocs_sitemap_pro.core.realpaths import RealPaths
 
 __all__ = [
     "COMMIT_ID",
+    "SHALLOW_CLONE",
     "Repository",
     "find_repository",
     "git_names",
     "is_commit_id",
+    "newest_commit",
     "read_ignore_revs_file",
     "resolve_ignored",
     "tracked_files",
@@ -34,6 +37,10 @@ __all__ = [
 #: A commit id as a user may write it: 7 hexadecimal digits (abbreviated) up to 64
 #: (a full SHA-256 id; SHA-1 ids have 40).
 COMMIT_ID = re.compile(r"[0-9A-Fa-f]{7,64}")
+
+#: What the shallow-clone warning says, to know it again (dates carried make it moot).
+SHALLOW_CLONE = "is a shallow clone"
+
 
 def is_commit_id(text: str) -> bool:
     """Whether ``text`` can name a commit (see ``COMMIT_ID``)."""
@@ -101,7 +108,7 @@ def find_repository(folder: Path, warnings: list[str],
     boundary: frozenset[bytes] = frozenset()
     if lines[1].strip() == "true":
         warnings.append(
-            f"the git repository at {top} is a shallow clone: files whose last change "
+            f"the git repository at {top} {SHALLOW_CLONE}: files whose last change "
             "is older than its oldest fetched commit cannot be dated. "
             + shallow_advice(os.environ)
         )
@@ -167,6 +174,28 @@ def tree_objects(top: str, warnings: list[str],
         if tab:
             objects[name] = meta[meta.rfind(b" ") + 1:].decode("ascii")
     return objects
+
+
+def newest_commit(top: str, commits: Iterable[str], date: DateKind,
+                  processes: GitProcesses | None = None) -> Known | None:
+    """The newest of ``commits`` by the ``date`` rule, with its date (one ``log
+    --no-walk``), or None when git cannot say."""
+    wanted = sorted(set(commits))
+    if not wanted:
+        return None
+    kind = "%cI" if date == "committer" else "%aI"
+    status, out, _ = run_git(["log", "--no-walk=unsorted", f"--format=%H {kind}", *wanted, "--"],
+                             top, processes=processes)
+    newest: Known | None = None
+    for line in out.decode("ascii", "replace").splitlines() if status == 0 else ():
+        sha, _, iso = line.partition(" ")
+        try:
+            when = datetime.fromisoformat(iso)
+        except ValueError:
+            continue
+        if newest is None or when > newest.when:
+            newest = Known(when, sha)
+    return newest
 
 
 def match_tracked(name: bytes, tracked: Container[bytes]) -> bytes | None:

@@ -1,0 +1,157 @@
+"""The manifest: what a deploy's dates were made of, published beside its sitemap.
+
+``<stem>.manifest.json`` (``sitemap.manifest.json`` beside ``sitemap.xml``) records the
+commit a site was built from, the options that decide dates, and for each file that
+dated a page the identity of its content (git's object id) and the date it got. Paths
+are hashed (SHA-256 of git's name for the file), so it says nothing the site does not
+already publish; the same commit and options give the same bytes.
+
+A build whose history is cut short (a shallow clone) reads the last published manifest
+and ``carry`` gives each file whose change lies beyond the clone's boundary the date the
+manifest recorded for the same content; a file whose content differs since is dated by
+the newest commit of the clone that can have changed it: never older than the truth.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange
+
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "VERSION",
+    "Carried",
+    "Manifest",
+    "ManifestError",
+    "carry",
+    "manifest_bytes",
+    "manifest_name",
+    "parse_manifest",
+    "path_key",
+]
+
+FORMAT = "mkdocs-sitemap-pro manifest"
+VERSION = 1
+#: The most a manifest may hold when read back (a file or a download): about 300,000 files.
+MAX_BYTES = 32 * 1024 * 1024
+_KEY_HEX = 32  # 128 bits of the path's SHA-256: no two files of a repository collide
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be used, and why."""
+
+
+class Manifest(NamedTuple):
+    """One build's manifest: its commit, its date rules, and per hashed path the
+    content's object id and the date it got."""
+
+    commit: str
+    options: HistoryOptions
+    files: Mapping[str, tuple[str, dt.datetime]]
+
+
+class Carried(NamedTuple):
+    """Answers with the cut-off files dated: ``carried`` files kept the manifest's date
+    (same content); ``changed`` ones, listed with other content, took the clone's bound."""
+
+    changes: Mapping[bytes, LastChange]
+    carried: int
+    changed: int
+
+
+def manifest_name(filename: str) -> str:
+    """``sitemap.xml`` -> ``sitemap.manifest.json``: the manifest beside an entry sitemap."""
+    stem = filename[:-4] if filename.endswith(".xml") else filename
+    return f"{stem}.manifest.json"
+
+
+def path_key(name: bytes) -> str:
+    """The manifest's key for a file: a hash of git's name for it (its path from the top)."""
+    return hashlib.sha256(name).hexdigest()[:_KEY_HEX]
+
+
+def manifest_bytes(manifest: Manifest) -> bytes:
+    """The manifest as published: compact JSON, keys sorted, one final newline."""
+    options = manifest.options
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "commit": manifest.commit,
+        "options": {"git_history": options.rule, "git_date": options.date,
+                    "ignore_commits": sorted(options.ignore_commits)},
+        "files": {key: [oid, when.isoformat()] for key, (oid, when) in manifest.files.items()},
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def parse_manifest(data: bytes) -> Manifest:
+    """A manifest read back; ``ManifestError`` says what is wrong with one that is not.
+
+    Nothing in it is trusted beyond its shape: every value is type-checked, every date
+    must be a zoned ISO 8601 datetime, and the size is capped (``MAX_BYTES``)."""
+    if len(data) > MAX_BYTES:
+        raise ManifestError(f"it is larger than {MAX_BYTES:,} bytes")
+    try:
+        top = json.loads(data)
+    except (ValueError, RecursionError) as error:
+        raise ManifestError(f"it is not JSON ({error})") from None
+    if not isinstance(top, dict) or top.get("format") != FORMAT:
+        raise ManifestError("it is not a mkdocs-sitemap-pro manifest")
+    if top.get("version") != VERSION:
+        raise ManifestError(f"its format version is {top.get('version')!r}, not {VERSION}")
+    commit, options, files = top.get("commit"), top.get("options"), top.get("files")
+    if not isinstance(commit, str) or not isinstance(options, dict) or not isinstance(files, dict):
+        raise ManifestError("it lacks its commit, options or files")
+    ignored = options.get("ignore_commits")
+    if not isinstance(ignored, list) or not all(isinstance(s, str) for s in ignored):
+        raise ManifestError("its ignore_commits is not a list of commits")
+    try:
+        rules = HistoryOptions(options.get("git_history"), options.get("git_date"),  # type: ignore[arg-type]
+                               tuple(ignored))
+    except ValueError as error:
+        raise ManifestError(f"its options are not valid ({error})") from None
+    read: dict[str, tuple[str, dt.datetime]] = {}
+    for key, value in files.items():
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, str) for v in value)):
+            raise ManifestError(f"its entry {key!r} is not [object id, date]")
+        try:
+            when = dt.datetime.fromisoformat(value[1])
+        except ValueError:
+            raise ManifestError(f"its entry {key!r} has no valid date") from None
+        if when.utcoffset() is None:
+            raise ManifestError(f"its entry {key!r} has a date without a time zone")
+        read[key] = (value[0], when)
+    return Manifest(commit, rules, read)
+
+
+def carry(changes: Mapping[bytes, LastChange], objects: Mapping[bytes, str],
+          previous: Manifest, bound: Known | None) -> Carried:
+    """Date every file git could not date for lack of history (``Unknown("shallow")``).
+
+    Same content as ``previous`` recorded: its date (what crawlers last saw is still
+    what it shows). Other content, or a file it does not list (new since, or one that
+    dated no page then): ``bound``, the newest commit the clone holds that can have
+    changed it; without a bound the file stays undated. ``changed`` counts the listed
+    files whose content differs."""
+    dated: dict[bytes, LastChange] = dict(changes)
+    carried = changed = 0
+    files = previous.files
+    for name, change in changes.items():
+        if isinstance(change, Known) or change.reason != "shallow":
+            continue
+        recorded = files.get(path_key(name))
+        if recorded is not None and recorded[0] == objects.get(name):
+            dated[name] = Known(recorded[1], previous.commit)
+            carried += 1
+            continue
+        changed += recorded is not None
+        if bound is not None:
+            dated[name] = bound
+    return Carried(dated, carried, changed)

@@ -1,0 +1,156 @@
+"""Dates carried from one deploy to the next: this build's manifest, the last one's dates.
+
+``write_manifest`` publishes ``<stem>.manifest.json`` beside the entry sitemap (option
+``manifest``): every file that dated a listed page, by hashed path, with its content's
+object id and its date. ``carry_previous`` reads the manifest named by ``previous`` (a
+path, an ``http(s)`` URL, or ``auto``: the one published at the site's URL) when the
+clone is shallow, and dates the files whose change lies beyond its boundary (see
+``core.manifest``). Any trouble reading it is one WARNING and changes no date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from mkdocs.config.defaults import MkDocsConfig
+
+from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
+from mkdocs_sitemap_pro.core.git.process import GitProcesses
+from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE, newest_commit
+from mkdocs_sitemap_pro.core.manifest import (
+    MAX_BYTES,
+    Manifest,
+    ManifestError,
+    carry,
+    manifest_bytes,
+    manifest_name,
+    parse_manifest,
+    path_key,
+)
+from mkdocs_sitemap_pro.core.shown import Dependencies
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.integrations import mike
+from mkdocs_sitemap_pro.plugin.pages import SitemapPage
+
+__all__ = ["Carry", "carry_previous", "previous_location", "write_manifest"]
+
+#: Seconds to wait for the last deploy's manifest over HTTP(S).
+FETCH_TIMEOUT = 20.0
+
+
+class Carry(NamedTuple):
+    """The map with the cut-off files dated, and what to say: an INFO line when dates
+    were carried, else a WARNING ('' for neither)."""
+
+    history: HistoryMap
+    info: str = ""
+    warning: str = ""
+
+
+def previous_location(config: MkDocsConfig, options: SitemapProConfig) -> str | None:
+    """Where the last deploy's manifest is: the option as given (a path or a URL), or
+    for ``auto`` its URL beside the published entry sitemap (a version's, under mike)."""
+    previous = options.previous
+    if previous != "auto":
+        return previous
+    if not config.site_url:
+        return None
+    versioned = mike.version_build(config)
+    site = versioned.folder if versioned is not None else SiteUrl(config.site_url)
+    return site.join(manifest_name(options.filename))
+
+
+def carry_previous(history: HistoryMap, location: str, filename: str,
+                   processes: GitProcesses | None = None) -> Carry:
+    """``history`` of a shallow clone, with the files beyond its boundary dated by the
+    manifest at ``location`` (or by the clone's newest boundary commit, where their
+    content changed since)."""
+    key = history.key
+    if key is None or not key.boundary or history.top is None:
+        return Carry(history)
+    previous = _read(location, filename)
+    if isinstance(previous, str):
+        return Carry(history, warning=f"previous: {previous}; no date was carried from it")
+    mine = key.options
+    if (previous.options.rule, previous.options.date, sorted(previous.options.ignore_commits)) != (
+            mine.rule, mine.date, sorted(mine.ignore_commits)):
+        return Carry(history, warning=(
+            f"previous: the manifest at {location} was made with other date rules "
+            f"(git_history {previous.options.rule}, git_date {previous.options.date}, "
+            f"ignore_commits {list(previous.options.ignore_commits)}), so its dates do not "
+            "hold here; no date was carried from it"))
+    bound = newest_commit(history.top, [b.decode("ascii") for b in key.boundary], mine.date,
+                          processes=processes)
+    if bound is None:
+        bound = newest_commit(history.top, [key.head], mine.date, processes=processes)
+    carried = carry(history.changes, history.objects, previous, bound)
+    info = (f"previous: dates carried from the last deploy ({location}, commit "
+            f"{previous.commit[:12]}): {carried.carried:,} files unchanged since, "
+            f"{carried.changed:,} changed since; files changed since or not in it are "
+            f"dated by the clone's oldest commit")
+    # The clone's history is complete now, as far as dates go: its warning is moot.
+    warnings = tuple(w for w in history.warnings if SHALLOW_CLONE not in w)
+    return Carry(history._replace(changes=carried.changes, warnings=warnings), info=info)
+
+
+def _read(location: str, filename: str) -> Manifest | str:
+    """The manifest at ``location``, or why it cannot be had."""
+    try:
+        if location.split("://", 1)[0].lower() in ("http", "https") and "://" in location:
+            from mkdocs_sitemap_pro.core.check.sources import FetchError, HttpSource
+
+            try:
+                data = HttpSource(FETCH_TIMEOUT).read(location, MAX_BYTES)
+            except FetchError as error:
+                return f"the manifest at {location} could not be fetched ({error})"
+            if data is None:
+                return f"there is no manifest at {location} (HTTP 404)"
+        else:
+            path = Path(location)
+            if path.is_dir():
+                path = path / manifest_name(filename)
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_BYTES + 1)
+            except FileNotFoundError:
+                return f"there is no manifest at {path}"
+            except OSError as error:
+                return f"the manifest at {path} could not be read ({error.strerror or error})"
+        return parse_manifest(data)
+    except ManifestError as error:
+        return f"the manifest at {location} cannot be used: {error}"
+
+
+def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
+                   builds: Iterable[tuple[Sequence[SitemapPage], Dependencies | None]],
+                   ) -> str | None:
+    """Write this build's manifest beside the entry sitemap: every file that dated one
+    of the listed pages (of each language build); its name, or None when there is no
+    repository to date by (then nothing can be carried)."""
+    if history is None or history.key is None:
+        return None
+    paths: set[str] = set()
+    for pages, dependencies in builds:
+        for page in pages:
+            if page.source_path is not None:
+                paths.add(page.source_path)
+            shown = dependencies.pages.get(page.src_uri) if dependencies is not None else None
+            if shown is not None and dependencies is not None:  # less what must not date
+                paths.update(p for p in shown.files
+                             if not dependencies.exclude.match_file(history.relative(p) or ""))
+    files: dict[str, tuple[str, dt.datetime]] = {}
+    for path in paths:
+        name = history.name(path)
+        change = history.last_changed(path)
+        oid = history.objects.get(name) if name is not None else None
+        if name is not None and oid is not None and isinstance(change, Known):
+            files[path_key(name)] = (oid, change.when)
+    manifest = Manifest(history.key.head, history.key.options, files)
+    written = manifest_name(filename)
+    replace_file(site_dir / written, manifest_bytes(manifest))
+    return written
