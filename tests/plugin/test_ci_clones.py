@@ -323,3 +323,16 @@ def test_the_standalone_build_carries_dates_too(history_site, published, tmp_pat
     got = Built(folder / "site").sitemap()
     assert {loc: fields.get("lastmod") for loc, fields in got.items()} == truth
     assert (folder / "site" / "sitemap.manifest.json").is_file()
+
+
+def test_check_reads_the_manifest_and_finds_a_broken_one(history_site, capsys):
+    built = history_site.build(strict=True)
+    assert built.error is None, built.messages()
+    status, out = main(["check", "--strict", str(built.site_dir)]), capsys.readouterr().out
+    assert status == 0 and out.endswith("no problem found\n"), out
+    (built.site_dir / "sitemap.manifest.json").write_text('{"format": "mkdocs-sitemap-pro manifest"}')
+    assert main(["check", "--json", str(built.site_dir)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    findings = [f for f in report["findings"] if f["rule"] == "manifest-invalid"]
+    assert len(findings) == 1 and findings[0]["file"] == "sitemap.manifest.json", report
+    assert "format version is None" in findings[0]["message"]

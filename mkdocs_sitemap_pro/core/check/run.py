@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
 from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
+from mkdocs_sitemap_pro.core.check.manifests import check_manifests
 from mkdocs_sitemap_pro.core.check.site import check_pages, count_unlisted
 from mkdocs_sitemap_pro.core.check.sources import (
     FetchError,
@@ -148,6 +149,7 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
         raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
     urls = listed_urls(tree)
     check_tree(tree, urls, found)
+    check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
     if isinstance(start.source, LocalSource):
         check_pages(urls, start.source, found)
