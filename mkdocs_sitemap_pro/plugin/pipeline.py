@@ -146,7 +146,7 @@ def write_sitemap(
                 "left alone"
             )
         return None
-    if options.manifest:
+    if options.manifest and not build.serving:  # `mkdocs serve` deploys nothing
         builds = (*earlier, build)
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [

@@ -74,3 +74,38 @@ def test_sha256_ids_are_accepted_in_the_list_and_in_the_file(site: Site, tmp_pat
         # Well formed, so not "not a commit SHA"; this repository has no such commit.
         warnings = [m for m in built.messages() if SHA256 in m]
         assert len(warnings) == 1 and "is not a commit in the repository" in warnings[0], warnings
+
+
+def test_the_readme_options_table_is_every_option() -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    documented = re.findall(r"^\| `([a-z_]+)` \| ", readme, re.M)
+    options = [name for name, _ in SitemapProConfig._schema]  # validate_ is `validate`
+    assert sorted(documented) == sorted(options)
+    assert len(documented) == len(set(documented))
+
+
+@pytest.mark.parametrize("value, error", [
+    (3, "expected 'auto', an http(s) URL or the path"),
+    ("  ", "expected 'auto', an http(s) URL or the path"),
+    ("ftp://example.com/sitemap.manifest.json", "only http and https URLs can be read"),
+])
+def test_previous_refuses_what_cannot_be_read(value: object, error: str) -> None:
+    assert any(error in e and e.startswith("previous:") for e in config_errors(previous=value))
+
+
+def test_previous_and_fetch_history_values() -> None:
+    assert config_errors(previous="auto", fetch_history="auto", manifest=False) == []
+    assert config_errors(previous="https://example.com/docs/sitemap.manifest.json") == []
+    assert any(e.startswith("fetch_history:") for e in config_errors(fetch_history="always"))
+
+
+
+def test_a_previous_path_is_relative_to_mkdocs_yml(site: Site) -> None:
+    from mkdocs.config import load_config
+
+    site.page("index.md")
+    site.set_options(previous="../published")
+    config = load_config(str(site.root / "mkdocs.yml"))
+    assert config.plugins["sitemap-pro"].config.previous == str(site.root.parent / "published")
