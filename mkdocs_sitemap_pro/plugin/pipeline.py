@@ -7,6 +7,7 @@ pages into core inputs and calls the core; every message goes through ``report``
 """
 
 import datetime as dt
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -34,7 +35,7 @@ from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["Build", "Part", "dater", "site_url_of", "write_sitemap"]
 
-_HINT = "set site_url in mkdocs.yml to the published address, e.g. https://example.com/docs/"
+_EXAMPLE = "https://example.com/docs/"
 
 
 class Build(NamedTuple):
@@ -70,12 +71,22 @@ def site_url_of(config: MkDocsConfig) -> SiteUrl:
     """The checked site URL; a ``PluginError`` naming ``site_url`` if it cannot be one."""
     if not config.site_url:
         raise PluginError(
-            f"sitemap-pro: site_url is required, since sitemaps hold absolute URLs; {_HINT}"
+            f"sitemap-pro: site_url is required, since sitemaps hold absolute URLs; "
+            f"{_hint(config)}"
         )
     try:
         return SiteUrl(config.site_url)
     except ValueError as error:
-        raise PluginError(f"sitemap-pro: site_url {error}; {_HINT}") from None
+        raise PluginError(f"sitemap-pro: site_url {error}; {_hint(config)}") from None
+
+
+def _hint(config: MkDocsConfig) -> str:
+    """How to set site_url, in the configuration file this build reads (``-f``)."""
+    name = os.path.basename(config.config_file_path or "") or "mkdocs.yml"
+    if mike.under_mike(config):
+        return (f"set site_url in {name} to the site's unversioned root, e.g. {_EXAMPLE} "
+                "(mike adds each version's folder to it)")
+    return f"set site_url in {name} to the published address, e.g. {_EXAMPLE}"
 
 
 class Part(NamedTuple):

@@ -55,3 +55,28 @@ def test_site_url_without_trailing_slash_gives_correct_urls_everywhere(site: Sit
     advice = [m for m in built.infos() if "only at the root" in m]
     assert len(advice) == 1 and f"written at {root}robots.txt," in advice[0], built.infos()
     assert "1.0robots.txt" not in advice[0] and "1.0sitemap" not in advice[0]
+
+
+def test_without_site_url_the_message_names_the_config_file_given(site: Site) -> None:
+    site.page("index.md")
+    site.commit("first", D1)
+    del site.config["site_url"]
+    site.write_config()
+    (site.root / "mkdocs.test.yml").write_text((site.root / "mkdocs.yml").read_text())
+    (site.root / "mkdocs.yml").unlink()
+    result = site.cli("build", "-f", "mkdocs.test.yml")
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "site_url is required" in result.stderr
+    assert "set site_url in mkdocs.test.yml to the published address" in result.stderr, result.stderr
+    assert "mkdocs.yml" not in result.stderr.replace("mkdocs.test.yml", "")
+
+
+def test_without_site_url_under_mike_it_is_the_unversioned_root(site: Site) -> None:
+    site.page("index.md")
+    site.commit("first", D1)
+    del site.config["site_url"]
+    site.write_config()
+    result = site.cli("build", env={"MIKE_DOCS_VERSION": "1.0"})
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert ("set site_url in mkdocs.yml to the site's unversioned root, e.g. "
+            "https://example.com/docs/ (mike adds each version's folder to it)") in result.stderr

@@ -19,8 +19,8 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.versions import root_url
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
-__all__ = ["VERSION_VARIABLE", "VersionBuild", "leave_out_other_versions", "version_build",
-           "writes_robots"]
+__all__ = ["VERSION_VARIABLE", "VersionBuild", "leave_out_other_versions", "under_mike",
+           "version_build", "writes_robots"]
 
 VERSION_VARIABLE = "MIKE_DOCS_VERSION"
 
@@ -36,6 +36,11 @@ class VersionBuild(NamedTuple):
     def canonical_elsewhere(self) -> bool:
         """Whether every page's canonical link points to another version's folder."""
         return self.canonical is not None and self.canonical != self.version
+
+
+def under_mike(config: MkDocsConfig) -> bool:
+    """Whether the build is mike's (``mike deploy``), or the site uses mike's plugin."""
+    return bool(os.environ.get(VERSION_VARIABLE)) or "mike" in config.plugins
 
 
 def version_build(config: MkDocsConfig) -> VersionBuild | None:
