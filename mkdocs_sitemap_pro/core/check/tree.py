@@ -133,12 +133,29 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
     if data is None:
         found.error("missing", shown, f"{url} does not exist{where}")
         return None
+    _named_as_it_is(url, data, shown, found)
     try:
         doc = parse_document(data, expand_limit=limits.max_bytes)
     except SitemapReadError as error:
         found.error("xml", shown, f"not a sitemap: {error}")
         return None
     return Loaded(url, shown, doc, parent)
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _named_as_it_is(url: str, data: bytes, shown: str, found: Findings) -> None:
+    """A ``.gz`` name on plain XML, or gzip data under an ``.xml`` name: this reader
+    tells them apart by their first bytes, crawlers by the name, and then read nothing."""
+    path = urlsplit(url).path.lower()
+    gzipped = data.startswith(_GZIP_MAGIC)
+    if path.endswith(".gz") and not gzipped:
+        found.error("gz-not-gzip", shown, f"{url} is named .gz but is not gzip data: crawlers "
+                    "expand it and find no URL; compress it, or drop .gz from its name")
+    elif path.endswith(".xml") and gzipped:
+        found.error("xml-gzipped", shown, f"{url} is named .xml but holds gzip data: crawlers "
+                    "read it as XML and find no URL; name it .xml.gz, or write it uncompressed")
 
 
 def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findings,
@@ -154,6 +171,7 @@ def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findin
     if data is None:
         return
     shown = source.display(twin_url)
+    _named_as_it_is(twin_url, data, shown, found)
     try:
         doc = parse_document(data, expand_limit=limits.max_bytes)
     except SitemapReadError as error:

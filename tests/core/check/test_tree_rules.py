@@ -11,6 +11,7 @@ from tests.core.check.tree_files import (
     url,
     urlset,
     valid_files,
+    write_tree,
 )
 
 
@@ -53,6 +54,24 @@ def test_gz_index_may_list_the_gz_files(tmp_path):
     assert run(tmp_path, files).findings == []
     files["sitemap.xml.gz"] = index((SITE + "sitemap-1.xml.gz", "2024-02-03T10:00:00+00:00"))
     assert rules(run(tmp_path, files)) == {"gz-twin"}
+
+
+def test_a_gz_name_on_plain_xml_and_gzip_under_an_xml_name_are_errors(tmp_path):
+    import gzip
+
+    files = valid_files()
+    files["sitemap-2.xml"] = gzip.compress(str(files["sitemap-2.xml"]).encode(), mtime=0)
+    write_tree(tmp_path, files)
+    # The same XML as sitemap-1.xml, not compressed, under the .gz name.
+    (tmp_path / "sitemap-1.xml.gz").write_bytes((tmp_path / "sitemap-1.xml").read_bytes())
+    report = run(tmp_path, {})
+    assert rules(report) == {"gz-not-gzip", "xml-gzipped"}
+    assert all(f.severity == "error" for f in report.findings)
+    by_rule = {f.rule: f for f in report.findings}
+    assert by_rule["gz-not-gzip"].file == "sitemap-1.xml.gz"
+    assert "drop .gz from its name" in by_rule["gz-not-gzip"].message
+    assert by_rule["xml-gzipped"].file == "sitemap-2.xml"
+    assert "name it .xml.gz" in by_rule["xml-gzipped"].message
 
 
 def test_missing_file_listed_by_the_index(tmp_path):
