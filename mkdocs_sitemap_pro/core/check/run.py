@@ -26,6 +26,7 @@ from mkdocs_sitemap_pro.core.check.sources import (
 )
 from mkdocs_sitemap_pro.core.check.tree import (
     ROBOTS_MAX_BYTES,
+    Tree,
     TreeLimits,
     follow,
     robots_sitemaps,
@@ -135,6 +136,22 @@ def _from_robots(start: _Start, found: Findings) -> list[str]:
     return urls
 
 
+def _built_on(tree: Tree, source: Source, now: dt.datetime) -> dt.date | None:
+    """The day the tree was written: its newest file's time in a folder; over HTTP, the
+    day of the check (a site stamped with its build date is usually checked after it)."""
+    if not isinstance(source, LocalSource):
+        return now.astimezone(UTC).date()
+    times = []
+    for loaded in tree.files:
+        path = source.path_of(loaded.url)
+        try:
+            if path is not None:
+                times.append(path.stat().st_mtime)
+        except OSError:
+            continue
+    return dt.datetime.fromtimestamp(max(times), UTC).date() if times else None
+
+
 def check(target: str, options: CheckOptions | None = None) -> Report:
     """Check the sitemap tree at ``target``; ``CheckError`` if it cannot be checked at all."""
     options = options or CheckOptions()
@@ -148,7 +165,7 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
         reasons = "; ".join(f.message for f in found.items if f.severity == "error")
         raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
     urls = listed_urls(tree)
-    check_tree(tree, urls, found)
+    check_tree(tree, urls, found, _built_on(tree, start.source, now))
     check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
     if isinstance(start.source, LocalSource):

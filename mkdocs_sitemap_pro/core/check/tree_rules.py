@@ -12,9 +12,9 @@ from mkdocs_sitemap_pro.core.reader import ReadEntry
 
 __all__ = ["SAME_DAY_MIN_URLS", "check_tree", "listed_urls"]
 
-#: "Every page on one day" is judged only from this many dated URLs on: on a site of
-#: three pages written in one afternoon it is no sign of anything.
-SAME_DAY_MIN_URLS = 5
+#: "Every page dated the day it was built" is judged only from this many dated URLs on:
+#: a small site written and committed in one day is no sign of anything.
+SAME_DAY_MIN_URLS = 20
 
 
 def listed_urls(tree: Tree) -> dict[str, list[tuple[Loaded, ReadEntry]]]:
@@ -29,12 +29,14 @@ def listed_urls(tree: Tree) -> dict[str, list[tuple[Loaded, ReadEntry]]]:
 
 
 def check_tree(tree: Tree, urls: dict[str, list[tuple[Loaded, ReadEntry]]],
-               found: Findings) -> None:
-    """Run every rule across files."""
+               found: Findings, built_on: dt.date | None = None) -> None:
+    """Run every rule across files; ``built_on``: the day the tree was written (its
+    newest file's time), when it is known."""
     _duplicates(urls, found)
     _index_lastmods(tree, found)
     _twins(tree, found)
-    _same_day(urls, found)
+    if built_on is not None:
+        _build_date(urls, found, built_on)
 
 
 def _duplicates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
@@ -98,9 +100,11 @@ def _twins(tree: Tree, found: Findings) -> None:
                             f"{x.loc} ({x.lastmod})")
 
 
-def _same_day(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
-    """Every dated URL on one day: the build date stamped on every page, or a shallow clone."""
-    days: set[dt.date] = set()
+def _build_date(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings,
+                built_on: dt.date) -> None:
+    """Every dated URL on the day the tree was built: the build date stamped on every
+    page (MkDocs' own sitemap does it), not when each page changed. Pages committed on
+    one day that is not the build's are a real history, and fine."""
     dated = 0
     first: Loaded | None = None
     for places in urls.values():
@@ -108,13 +112,12 @@ def _same_day(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) 
         value = _lastmod(entry.lastmod)
         if value is None:
             continue
-        dated += 1
-        days.add(value.date())
-        first = first or loaded
-        if len(days) > 1:
+        if value.date() != built_on:
             return
+        dated += 1
+        first = first or loaded
     if first is not None and dated >= SAME_DAY_MIN_URLS:
-        found.warning("lastmod-same-day", first.shown,
-                      f"all {dated:,} lastmods fall on {days.pop().isoformat()}: that is "
-                      "usually the build date (or a shallow clone's single commit), not "
-                      "when each page changed, and search engines learn to ignore it")
+        found.error("lastmod-same-day", first.shown,
+                    f"all {dated:,} lastmods fall on {built_on.isoformat()}, the day the "
+                    "sitemap was built: that is the build date stamped on every page, not "
+                    "when each changed, and search engines learn to ignore it")

@@ -21,13 +21,24 @@ def make_site(root, **config):
 
 def test_mkdocs_own_sitemap_is_flagged_for_build_date_lastmods(tmp_path):
     site = make_site(tmp_path / "p", plugins=[])  # MkDocs' built-in sitemap, no plugin
+    for n in range(15):
+        site.page(f"more/m{n}.md", f"# M{n}\n")
+    site.commit("fifteen more", day(9))
     built = site.build()
     assert built.error is None, built.messages()
     assert "<lastmod>" in (built.site_dir / "sitemap.xml").read_text()
     report = check(str(built.site_dir), CheckOptions(site_url=SITE_URL))
-    assert [(f.rule, f.severity) for f in report.findings] == [("lastmod-same-day", "warning")]
-    assert "all 6 lastmods fall on" in report.findings[0].message  # 404/ is listed too
-    assert report.url_count == 6 and report.status() == 0 and report.status(strict=True) == 1
+    assert [(f.rule, f.severity) for f in report.findings] == [("lastmod-same-day", "error")]
+    assert "all 21 lastmods fall on" in report.findings[0].message  # 404/ is listed too
+    assert report.url_count == 21 and report.status() == 1
+
+
+def test_mkdocs_own_sitemap_of_a_small_site_is_not_judged(tmp_path):
+    site = make_site(tmp_path / "p", plugins=[])
+    built = site.build()
+    assert built.error is None, built.messages()
+    report = check(str(built.site_dir), CheckOptions(site_url=SITE_URL))
+    assert report.findings == [] and report.url_count == 6
 
 
 def test_our_own_output_has_no_finding(tmp_path):

@@ -102,14 +102,23 @@ def test_robots_without_sitemap_line_falls_back_to_sitemap_xml(tmp_path):
     assert report.url_count == 4
 
 
-def test_every_lastmod_on_one_day(tmp_path):
-    locs = ["", "a/", "b/", "c/", "d/"]
-    same = urlset(*(url(SITE + p, f"2024-05-0{1}T0{n}:00:00+00:00") for n, p in enumerate(locs)))
-    report = run(tmp_path, {"sitemap.xml": same, **pages(*locs)}, target="sitemap.xml")
-    assert [(f.rule, f.severity) for f in report.findings] == [("lastmod-same-day", "warning")]
-    assert "all 5 lastmods fall on 2024-05-01" in report.findings[0].message
-    fewer = urlset(*(url(SITE + p, "2024-05-01") for p in locs[:4]))
-    assert run(tmp_path, {"sitemap.xml": fewer}, target="sitemap.xml").findings == []
+def test_every_lastmod_on_the_build_day(tmp_path):
+    import datetime as dt
+
+    locs = [f"p{n}/" for n in range(20)]
+    (tmp_path / "sitemap.xml").write_text("")
+    today = dt.datetime.fromtimestamp((tmp_path / "sitemap.xml").stat().st_mtime,
+                                      dt.timezone.utc).date().isoformat()
+    stamped = urlset(*(url(SITE + p, today) for p in locs))
+    now = dt.datetime.now(dt.timezone.utc)  # the lastmods are today's: not in the future
+    report = run(tmp_path, {"sitemap.xml": stamped, **pages(*locs)}, target="sitemap.xml", now=now)
+    assert [(f.rule, f.severity) for f in report.findings] == [("lastmod-same-day", "error")]
+    assert f"all 20 lastmods fall on {today}, the day the sitemap was built" in report.findings[0].message
+    # Fewer URLs, or one day that is not the build's (a site committed at once): fine.
+    fewer = urlset(*(url(SITE + p, today) for p in locs[:19]))
+    assert run(tmp_path, {"sitemap.xml": fewer}, target="sitemap.xml", now=now).findings == []
+    history = urlset(*(url(SITE + p, f"2024-05-01T{n % 24:02d}:00:00+00:00") for n, p in enumerate(locs)))
+    assert run(tmp_path, {"sitemap.xml": history}, target="sitemap.xml").findings == []
 
 
 def test_file_cap(tmp_path):
