@@ -66,3 +66,25 @@ def test_the_console_script_runs_it(tmp_path):
                            "--site-url", SITE, "--json"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["findings"] == []
+
+
+def test_a_gz_file_a_sitemaps_page_or_any_page_given_directly(tmp_path, capsys):
+    files = valid_files()
+    files["sitemap.html"] = "<!DOCTYPE html><title>the page for people</title>"
+    write_tree(tmp_path, files)
+    # The site URL comes from robots.txt's Sitemap line, whichever file is named.
+    assert main(["check", str(tmp_path / "sitemap-1.xml.gz")]) == 0
+    assert "sitemap-1.xml.gz: 1 sitemap file, 2 URLs" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "sitemap.html")]) == 0  # its sitemap.xml
+    assert "sitemap.html: 3 sitemap files, 4 URLs" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "a" / "index.html")]) == 0  # the site it is in
+    assert "index.html: 3 sitemap files, 4 URLs" in capsys.readouterr().out
+
+
+def test_a_missing_file_says_which_local_file_was_looked_for(tmp_path, capsys):
+    files = valid_files()
+    del files["sitemap-2.xml"], files["sitemap-2.xml.gz"]
+    write_tree(tmp_path, files)
+    assert main(["check", str(tmp_path), "--site-url", SITE]) == 1
+    out = capsys.readouterr().out
+    assert f"does not exist (looked for {tmp_path / 'sitemap-2.xml'})" in out, out

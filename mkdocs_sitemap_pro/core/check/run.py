@@ -76,11 +76,26 @@ def _site_url_from_robots(folder: Path, entry: str | None) -> str | None:
         text = (folder / "robots.txt").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    for url in robots_sitemaps(text, "robots.txt", Findings()):
+    lines = robots_sitemaps(text, "robots.txt", Findings())
+    for url in lines:
         folder_url, _, name = url.rpartition("/")
         if entry is None or name == entry:
             return folder_url + "/"
-    return None
+    # Another file of the same folder (a .gz, a shard): robots.txt's folder is its too.
+    return lines[0].rpartition("/")[0] + "/" if lines else None
+
+
+def _sitemap_of_page(page: Path) -> tuple[Path, str | None]:
+    """A page given for a sitemap: a sitemap's page for people (``sitemap.html``) means
+    its ``.xml``; another page, the site it belongs to (the nearest folder up with a
+    robots.txt or a sitemap.xml)."""
+    twin = page.with_suffix(".xml")
+    if twin.is_file():
+        return page.parent, twin.name
+    for folder in page.parents:
+        if (folder / "robots.txt").is_file() or (folder / "sitemap.xml").is_file():
+            return folder, None
+    return page.parent, None
 
 
 def _start(target: str, options: CheckOptions) -> _Start:
@@ -96,6 +111,8 @@ def _start(target: str, options: CheckOptions) -> _Start:
         raise CheckError(f"{target} does not exist: give a built site's folder, a sitemap "
                          "file or an http(s) URL")
     folder, entry = (path.parent, path.name) if path.is_file() else (path, None)
+    if entry is not None and path.suffix.lower() in (".html", ".htm"):
+        folder, entry = _sitemap_of_page(path)
     site_url = options.site_url or _site_url_from_robots(folder, entry)
     if site_url is None:
         raise CheckError(f"cannot tell which URL {target} is published at: {_SITE_URL_HINT}")

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.file_rules import check_file
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.sources import FetchError, Source, TooLarge
+from mkdocs_sitemap_pro.core.check.sources import FetchError, LocalSource, Source, TooLarge
 from mkdocs_sitemap_pro.core.reader import SitemapDocument, SitemapReadError, parse_document
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
@@ -131,7 +131,9 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
         found.error("unreadable", shown, f"{url}: {error}{where}")
         return None
     if data is None:
-        found.error("missing", shown, f"{url} does not exist{where}")
+        path = source.path_of(url) if isinstance(source, LocalSource) else None
+        looked = f" (looked for {path})" if path is not None else ""
+        found.error("missing", shown, f"{url} does not exist{looked}{where}")
         return None
     _named_as_it_is(url, data, shown, found)
     try:
