@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Alternate:
+class Alternate(NamedTuple):
     """A language alternate of a page (``xhtml:link rel="alternate" hreflang=…``)."""
 
     hreflang: str
     href: str
 
 
-@dataclass(frozen=True, slots=True)
-class SitemapEntry:
+class SitemapEntry(NamedTuple):
     """One URL of the sitemap, before any escaping.
 
     ``loc`` is the page's absolute URL as MkDocs gives it: it may hold raw non-ASCII,

@@ -87,4 +87,4 @@ def test_a_missing_file_says_which_local_file_was_looked_for(tmp_path, capsys):
     write_tree(tmp_path, files)
     assert main(["check", str(tmp_path), "--site-url", SITE]) == 1
     out = capsys.readouterr().out
-    assert f"does not exist (looked for {tmp_path / 'sitemap-2.xml'})" in out, out
+    assert f"sitemap-2.xml does not exist, listed by sitemap.xml (looked for {tmp_path / 'sitemap-2.xml'})" in out, out

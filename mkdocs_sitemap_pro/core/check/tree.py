@@ -133,7 +133,7 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
     if data is None:
         path = source.path_of(url) if isinstance(source, LocalSource) else None
         looked = f" (looked for {path})" if path is not None else ""
-        found.error("missing", shown, f"{url} does not exist{looked}{where}")
+        found.error("missing", shown, f"{url} does not exist{where}{looked}")
         return None
     _named_as_it_is(url, data, shown, found)
     try:

@@ -11,7 +11,6 @@ it was judged against has moved on).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,7 +36,7 @@ class KeptOutput:
             return None
         if any(file_stamp(folder / name) != stamp for name, stamp in self._stamps.items()):
             return None
-        return dataclasses.replace(self._report, removed=())
+        return self._report._replace(removed=())
 
     def keep(self, key: tuple[Any, ...], folder: Path, report: WriteReport) -> None:
         reusable = not report.dropped_lastmods and report.url_count > 0

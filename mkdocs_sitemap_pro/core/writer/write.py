@@ -30,9 +30,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles, remove_leftovers
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
@@ -54,8 +53,7 @@ from mkdocs_sitemap_pro.core.writer.urlset import too_many_files, write_shards
 __all__ = ["WriteReport", "write_sitemaps"]
 
 
-@dataclass(frozen=True, slots=True)
-class WriteReport:
+class WriteReport(NamedTuple):
     """What ``write_sitemaps`` did.
 
     ``files`` are the ``.xml`` names written (relative to the output folder, the index

@@ -15,7 +15,6 @@ sitemap and of every alternate set. Nothing of static-i18n is imported.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -155,7 +154,7 @@ def with_alternates(
         if len(urls) > 1
     }
     return [
-        replace(entry, alternates=alternates[group]) if group in alternates else entry
+        entry._replace(alternates=alternates[group]) if group in alternates else entry
         for group, entry in placed
     ]
 
