@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
@@ -52,10 +53,13 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"target": args.target, "status": 2, "error": str(error)}))
         print(f"mkdocs-sitemap-pro check: could not check: {error}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(report.as_dict(args.strict), indent=2, ensure_ascii=False))
-    else:
-        print(_text(report))
+    text = json.dumps(report.as_dict(args.strict), indent=2, ensure_ascii=False) if args.json \
+        else _text(report)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `check … | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.status(args.strict)
 
 
@@ -66,7 +70,7 @@ def _plural(count: int, noun: str) -> str:
 def _text(report: Report) -> str:
     lines = [f"{report.target}: {_plural(len(report.files), 'sitemap file')}, "
              f"{_plural(report.url_count, 'URL')}"]
-    for finding in report.findings:
+    for finding in report.shown():
         lines.append(f"{finding.severity:<7} {finding.rule:<19} {finding.file}: {finding.message}")
     if report.findings:
         lines.append(f"{_plural(len(report.errors), 'error')}, "

@@ -113,7 +113,11 @@ def parse_document(data: bytes, *, recover: bool = False,
     try:
         root = etree.fromstring(data, _parser(recover))
     except etree.XMLSyntaxError as error:
-        raise SitemapReadError(f"not well-formed XML: {error}") from None
+        # lxml's text ends with where it parsed from ("(<string>, line 4)"): say it plainly.
+        line, column = error.position
+        detail = str(error.msg or error).split(", line ")[0]
+        raise SitemapReadError(
+            f"not well-formed XML at line {line}, column {column}: {detail}") from None
     if root is None:
         raise SitemapReadError("no XML element found")
     name = etree.QName(root)

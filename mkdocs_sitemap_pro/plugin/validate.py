@@ -24,6 +24,6 @@ def check_written(site_dir: Path, site_url: str, filename: str) -> None:
     except CheckError as error:
         log.warning(f"validate: the written sitemap could not be checked: {error}")
         return
-    for finding in report.findings:
+    for finding in report.shown():
         log.warning(f"validate: {finding.file}: {finding.message} [{finding.rule}]")
     log.debug(f"validate: {len(report.files)} sitemap files, {report.url_count} URLs checked")

@@ -88,3 +88,43 @@ def test_a_missing_file_says_which_local_file_was_looked_for(tmp_path, capsys):
     assert main(["check", str(tmp_path), "--site-url", SITE]) == 1
     out = capsys.readouterr().out
     assert f"sitemap-2.xml does not exist, listed by sitemap.xml (looked for {tmp_path / 'sitemap-2.xml'})" in out, out
+
+
+def test_counts_add_up_and_json_has_one_record_per_finding(tmp_path, capsys):
+    bad = urlset(*(url(f"{SITE}é{n}/") for n in range(12)))
+    write_tree(tmp_path, {"sitemap.xml": bad})
+    assert main(["check", str(tmp_path / "sitemap.xml"), "--site-url", SITE]) == 1
+    out = capsys.readouterr().out
+    # 12 escapes and 12 pages missing: every one counted, five of each shown.
+    assert out.rstrip().endswith("24 errors, 0 warnings"), out
+    assert out.count("7 more like the above") == 2
+    assert main(["check", str(tmp_path / "sitemap.xml"), "--site-url", SITE, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == 24 and len(report["findings"]) == 24
+    escapes = [f for f in report["findings"] if f["rule"] == "loc-escaping"]
+    assert [f["url"] for f in escapes] == [f"{SITE}é{n}/" for n in range(12)]
+    assert set(escapes[0]) == {"severity", "rule", "file", "url", "message"}
+
+
+def test_json_into_a_closed_pipe_exits_quietly(tmp_path):
+    write_tree(tmp_path, {"sitemap.xml": urlset(*(url(f"{SITE}é{n}/") for n in range(3000)))})
+    result = subprocess.run(
+        f"{sys.executable} -m mkdocs_sitemap_pro check --json --site-url {SITE} "
+        f"{tmp_path / 'sitemap.xml'} | head -c 10; exit ${{PIPESTATUS[0]}}",
+        shell=True, executable="/bin/bash", capture_output=True, text=True,
+    )
+    assert result.returncode == 1, result.stderr  # the findings' status, not a crash
+    assert result.stdout == '{\n  "targe' and result.stderr == ""
+
+
+def test_bad_xml_names_the_file_line_and_column_and_nothing_knocks_on(tmp_path, capsys):
+    files = valid_files()
+    files["sitemap-2.xml"] = files["sitemap-2.xml.gz"] = (
+        '<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+        "<url><loc>https://example.com/b/</loc>\n</urlset>\n")
+    write_tree(tmp_path, files)
+    assert main(["check", str(tmp_path), "--site-url", SITE]) == 1
+    out = capsys.readouterr().out
+    assert "sitemap-2.xml: not a sitemap: not well-formed XML at line 4, column 10:" in out, out
+    assert "<string>" not in out
+    assert "page-unlisted" not in out  # b/ and c/ are not "unlisted": their file is broken

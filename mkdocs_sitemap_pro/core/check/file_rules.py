@@ -61,7 +61,7 @@ def check_file(doc: SitemapDocument, url: str, shown: str, site: SiteUrl,
     for entry in sitemap.entries:
         problem = loc_problem(entry.loc, site, None if sitemap.is_index else folder)
         if problem is not None:
-            found.error(problem[0], shown, problem[1])
+            found.error(problem[0], shown, problem[1], url=entry.loc)
         if entry.lastmod is not None:
             _check_lastmod(entry.lastmod, entry.loc, shown, now, found)
     for match in _RAW_LOC.finditer(doc.xml):
@@ -104,11 +104,11 @@ def _check_lastmod(text: str, loc: str, shown: str, now: dt.datetime, found: Fin
     try:
         value = check_lastmod(text)
     except ValueError as error:
-        found.error("lastmod-format", shown, f"{loc}: {error}")
+        found.error("lastmod-format", shown, f"{loc}: {error}", url=loc)
         return
     if utc_key(value) > latest_allowed(now):
         found.error("lastmod-future", shown,
-                    f"{loc}: lastmod {text} is in the future (checked at {now:%Y-%m-%d %H:%M} UTC)")
+                    f"{loc}: lastmod {text} is in the future (checked at {now:%Y-%m-%d %H:%M} UTC)", url=loc)
 
 
 def _check_schema(doc: SitemapDocument, shown: str, found: Findings) -> None:

@@ -1,5 +1,9 @@
-"""What the checker found: findings (error or warning, a rule id, the file, a message)
-and the report that holds them, with its exit status and its JSON form."""
+"""What the checker found: findings (error or warning, a rule id, the file, the URL, a
+message) and the report that holds them, with its exit status and its JSON form.
+
+Every finding is kept and counted; for people, ``Report.shown`` lists the first few of
+one rule in one file and then one line counting the rest, right after them.
+"""
 
 from __future__ import annotations
 
@@ -28,46 +32,50 @@ class Finding:
     rule: str
     file: str
     message: str
+    url: str | None = None  # the URL it is about, where there is one
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> dict[str, str | None]:
         return {"severity": self.severity, "rule": self.rule, "file": self.file,
-                "message": self.message}
+                "url": self.url, "message": self.message}
 
 
 class Findings:
-    """Collects findings; past ``SHOWN_PER_RULE`` of one rule in one file, only counts.
-
-    A sitemap with 40,000 badly escaped URLs gives five findings naming URLs and one
-    saying how many more there are, not 40,000 lines.
-    """
+    """Collects findings, in the order they are found."""
 
     def __init__(self) -> None:
         self.items: list[Finding] = []
-        self._seen: Counter[tuple[str, str]] = Counter()
-        self._severity: dict[tuple[str, str], Severity] = {}
 
-    def add(self, severity: Severity, rule: str, file: str, message: str) -> None:
-        key = (rule, file)
-        self._seen[key] += 1
-        self._severity.setdefault(key, severity)
-        if self._seen[key] <= SHOWN_PER_RULE:
-            self.items.append(Finding(severity, rule, file, message))
+    def add(self, severity: Severity, rule: str, file: str, message: str,
+            url: str | None = None) -> None:
+        self.items.append(Finding(severity, rule, file, message, url))
 
-    def error(self, rule: str, file: str, message: str) -> None:
-        self.add("error", rule, file, message)
+    def error(self, rule: str, file: str, message: str, url: str | None = None) -> None:
+        self.add("error", rule, file, message, url)
 
-    def warning(self, rule: str, file: str, message: str) -> None:
-        self.add("warning", rule, file, message)
+    def warning(self, rule: str, file: str, message: str, url: str | None = None) -> None:
+        self.add("warning", rule, file, message, url)
 
     def finish(self) -> list[Finding]:
-        """Every finding kept, plus one per (rule, file) counting those not shown."""
-        out = list(self.items)
-        for key, count in self._seen.items():
-            if count > SHOWN_PER_RULE:
-                rule, file = key
-                out.append(Finding(self._severity[key], rule, file,
-                                   f"{count - SHOWN_PER_RULE:,} more like the above"))
-        return out
+        """Every finding."""
+        return list(self.items)
+
+
+def summed_up(findings: list[Finding]) -> list[Finding]:
+    """The findings for people: past ``SHOWN_PER_RULE`` of one rule in one file, one line
+    counting the rest, right after the last one shown. A sitemap with 40,000 badly
+    escaped URLs gives five lines naming URLs and one saying how many more there are."""
+    sizes = Counter((f.rule, f.file) for f in findings)
+    seen: Counter[tuple[str, str]] = Counter()
+    out: list[Finding] = []
+    for finding in findings:
+        key = (finding.rule, finding.file)
+        seen[key] += 1
+        if seen[key] <= SHOWN_PER_RULE:
+            out.append(finding)
+        if seen[key] == SHOWN_PER_RULE and sizes[key] > SHOWN_PER_RULE:
+            out.append(Finding(finding.severity, finding.rule, finding.file,
+                               f"{sizes[key] - SHOWN_PER_RULE:,} more like the above"))
+    return out
 
 
 @dataclass
@@ -86,6 +94,10 @@ class Report:
     @property
     def warnings(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == "warning"]
+
+    def shown(self) -> list[Finding]:
+        """The findings as people read them (see ``summed_up``)."""
+        return summed_up(self.findings)
 
     def status(self, strict: bool = False) -> int:
         """0 when nothing is wrong, 1 when an error (or, if ``strict``, a warning) was found."""

@@ -29,20 +29,20 @@ def check_alternates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Fin
             try:
                 check_hreflang(alt.hreflang)
             except ValueError as error:
-                found.error("hreflang-code", shown, f"{loc}: {error}")
+                found.error("hreflang-code", shown, f"{loc}: {error}", url=loc)
             if not alt.href.startswith(("http://", "https://")):
                 found.error("hreflang-href", shown,
-                            f"{loc}: alternate {alt.hreflang} {alt.href!r} is not an absolute URL")
+                            f"{loc}: alternate {alt.hreflang} {alt.href!r} is not an absolute URL", url=loc)
         if codes["x-default"] > 1:
             found.error("hreflang-x-default", shown,
-                        f"{loc}: x-default is given {codes['x-default']} times; at most once")
+                        f"{loc}: x-default is given {codes['x-default']} times; at most once", url=loc)
         for code, count in codes.items():
             if count > 1 and code != "x-default":
                 found.error("hreflang-duplicate", shown,
-                            f"{loc}: hreflang {code} is given {count} times")
+                            f"{loc}: hreflang {code} is given {count} times", url=loc)
         if not any(alt.href == loc for alt in entry.alternates):
             found.error("hreflang-self", shown,
-                        f"{loc}: its alternates do not include the URL itself")
+                        f"{loc}: its alternates do not include the URL itself", url=loc)
         for alt in entry.alternates:
             if alt.href == loc:
                 continue
@@ -50,10 +50,10 @@ def check_alternates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Fin
             if other is None:
                 found.warning("hreflang-unlisted", shown,
                               f"{loc}: alternate {alt.hreflang} {alt.href} is not listed "
-                              "in the sitemap, so its return link cannot be seen")
+                              "in the sitemap, so its return link cannot be seen", url=loc)
             elif alt.hreflang != "x-default" and not any(
                 back.href == loc for back in other[0][1].alternates
             ):
                 found.error("hreflang-reciprocal", shown,
                             f"{loc} names {alt.href} ({alt.hreflang}) as an alternate, "
-                            "but that URL does not name it back")
+                            "but that URL does not name it back", url=loc)

@@ -187,7 +187,8 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     check_alternates(urls, found)
     if isinstance(start.source, LocalSource):
         check_pages(urls, start.source, found)
-        if options.count_unlisted:
+        # A file that could not be read lists nothing: every page would look unlisted.
+        if options.count_unlisted and not any(f.rule == "xml" for f in found.items):
             count_unlisted(set(urls), start.source, found)
     return Report(
         target=target,

@@ -66,7 +66,7 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
         except OSError:  # a name too long for this file system, say
             exists = False
         if not exists:
-            found.error("page-missing", shown, f"{loc}: no page {source.display(loc)} in the site")
+            found.error("page-missing", shown, f"{loc}: no page {source.display(loc)} in the site", url=loc)
             continue
         if path.suffix.lower() not in (".html", ".htm"):
             continue
@@ -75,14 +75,14 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
             continue
         head = read_head(text)
         if head.noindex:
-            found.error("page-noindex", shown, f"{loc}: the page says noindex, yet it is listed")
+            found.error("page-noindex", shown, f"{loc}: the page says noindex, yet it is listed", url=loc)
         if head.refresh:
             found.error("page-redirect", shown,
-                        f"{loc}: the page is a redirect stub (meta refresh), not a page")
+                        f"{loc}: the page is a redirect stub (meta refresh), not a page", url=loc)
         elsewhere = _canonical_elsewhere(head, loc)
         if elsewhere is not None:
             found.error("page-canonical", shown,
-                        f"{loc}: the page names {elsewhere} as its canonical URL; list that one")
+                        f"{loc}: the page names {elsewhere} as its canonical URL; list that one", url=loc)
         _check_dates(loc, places[0][1].lastmod, text, parser, shown, found)
 
 
@@ -99,7 +99,7 @@ def _check_dates(loc: str, lastmod: str | None, text: str, parser: DateParser,
         if disagrees(date.value, listed):
             found.warning("date-mismatch", shown,
                           f"{loc}: {date.what} on the page is {date.written!r}, but the "
-                          f"sitemap's lastmod is {lastmod.strip()}: more than a day apart")
+                          f"sitemap's lastmod is {lastmod.strip()}: more than a day apart", url=loc)
 
 
 def _error_page(rel: str, folder: Path) -> bool:

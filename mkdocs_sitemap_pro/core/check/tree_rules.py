@@ -44,7 +44,7 @@ def _duplicates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings
         if len(places) > 1:
             names = sorted({loaded.shown for loaded, _ in places})
             found.error("duplicate", places[1][0].shown,
-                        f"{loc} is listed {len(places)} times (in {', '.join(names)})")
+                        f"{loc} is listed {len(places)} times (in {', '.join(names)})", url=loc)
 
 
 def _lastmod(text: str | None) -> dt.datetime | None:
@@ -72,7 +72,7 @@ def _index_lastmods(tree: Tree, found: Findings) -> None:
                 newest = max(dates).isoformat()
                 found.error("index-lastmod", index.shown,
                             f"{entry.loc}: the index says lastmod {entry.lastmod}, but the "
-                            f"file holds a URL modified at {newest}; crawlers may skip it")
+                            f"file holds a URL modified at {newest}; crawlers may skip it", url=entry.loc)
 
 
 def _twins(tree: Tree, found: Findings) -> None:

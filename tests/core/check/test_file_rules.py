@@ -130,8 +130,18 @@ def test_lastmod_in_the_future(tmp_path):
     assert "2024-06-03" in report.findings[0].message
 
 
-def test_many_findings_of_one_rule_are_summed_up(tmp_path):
-    report = one_file(tmp_path, urlset(*(url(f"{SITE}é{n}/") for n in range(12))))
-    found = [f for f in report.findings if f.rule == "loc-escaping"]
-    assert len(found) == 6
-    assert found[-1].message == "7 more like the above"
+def test_many_findings_of_one_rule_are_summed_up_and_all_counted(tmp_path):
+    # Seven bad locs, the fourth of them dated in the future: two rules interleaved.
+    locs = [url(f"{SITE}é{n}/", "2024-06-09" if n == 3 else None) for n in range(7)]
+    report = one_file(tmp_path, urlset(*locs))
+    every = [f for f in report.findings if f.rule == "loc-escaping"]
+    # Every finding is kept and counted: 7 escapes, 1 future date, 7 pages missing.
+    assert len(every) == 7 and len(report.errors) == 15
+    assert [f.url for f in every] == [f"{SITE}é{n}/" for n in range(7)]
+    shown = [(f.rule, f.message) for f in report.shown()]
+    assert [rule for rule, _ in shown] == [
+        "loc-escaping", "loc-escaping", "loc-escaping", "loc-escaping", "lastmod-future",
+        "loc-escaping", "loc-escaping", *["page-missing"] * 6]
+    # The count of the rest follows the fifth line of its own rule, not the end.
+    assert shown[6] == ("loc-escaping", "2 more like the above")
+    assert shown[-1] == ("page-missing", "2 more like the above")
