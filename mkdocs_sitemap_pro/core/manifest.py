@@ -54,6 +54,9 @@ class Manifest(NamedTuple):
     commit: str
     options: HistoryOptions
     files: Mapping[str, tuple[str, dt.datetime]]
+    # Built pages left out of the sitemap on purpose (sitemap: false, noindex in front
+    # matter, translation fallbacks...), by hashed URL: ``check`` does not call them unlisted.
+    left_out: frozenset[str] = frozenset()
 
 
 class Carried(NamedTuple):
@@ -72,7 +75,8 @@ def manifest_name(filename: str) -> str:
 
 
 def path_key(name: bytes) -> str:
-    """The manifest's key for a file: a hash of git's name for it (its path from the top)."""
+    """The manifest's key for a file: a hash of git's name for it (its path from the top);
+    for a page left out, of its URL relative to the sitemap's folder (``guide/``)."""
     return hashlib.sha256(name).hexdigest()[:_KEY_HEX]
 
 
@@ -86,6 +90,7 @@ def manifest_bytes(manifest: Manifest) -> bytes:
         "options": {"git_history": options.rule, "git_date": options.date,
                     "ignore_commits": sorted(options.ignore_commits)},
         "files": {key: [oid, when.isoformat()] for key, (oid, when) in manifest.files.items()},
+        "left_out": sorted(manifest.left_out),
     }
     return json.dumps(data, sort_keys=True, separators=(",", ":")).encode("ascii") + b"\n"
 
@@ -128,7 +133,10 @@ def parse_manifest(data: bytes) -> Manifest:
         if when.utcoffset() is None:
             raise ManifestError(f"its entry {key!r} has a date without a time zone")
         read[key] = (value[0], when)
-    return Manifest(commit, rules, read)
+    left_out = top.get("left_out", [])
+    if not isinstance(left_out, list) or not all(isinstance(k, str) for k in left_out):
+        raise ManifestError("its left_out is not a list of keys")
+    return Manifest(commit, rules, read, frozenset(left_out))
 
 
 def carry(changes: Mapping[bytes, LastChange], objects: Mapping[bytes, str],

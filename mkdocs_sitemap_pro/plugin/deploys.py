@@ -128,10 +128,11 @@ def _read(location: str, filename: str) -> Manifest | str:
 
 def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
                    builds: Iterable[tuple[Sequence[SitemapPage], Dependencies | None]],
-                   ) -> str | None:
+                   left_out: Iterable[str] = ()) -> str | None:
     """Write this build's manifest beside the entry sitemap: every file that dated one
-    of the listed pages (of each language build); its name, or None when there is no
-    repository to date by (then nothing can be carried)."""
+    of the listed pages (of each language build), and the URLs (relative to site_dir)
+    of built pages left out on purpose; its name, or None when there is no repository
+    to date by (then nothing can be carried)."""
     if history is None or history.key is None:
         return None
     paths: set[str] = set()
@@ -150,7 +151,8 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
         oid = history.objects.get(name) if name is not None else None
         if name is not None and oid is not None and isinstance(change, Known):
             files[path_key(name)] = (oid, change.when)
-    manifest = Manifest(history.key.head, history.key.options, files)
+    manifest = Manifest(history.key.head, history.key.options, files,
+                        frozenset(path_key(url.encode("utf-8")) for url in left_out))
     written = manifest_name(filename)
     replace_file(site_dir / written, manifest_bytes(manifest))
     return written

@@ -161,7 +161,8 @@ def write_sitemap(
         builds = (*earlier, build)
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
-                (part.found.pages, each.dependencies) for part, each in zip(parts, builds)])
+                (part.found.pages, each.dependencies) for part, each in zip(parts, builds)],
+                left_out=_left_out_urls(parts))
         except OSError as error:
             raise PluginError(
                 f"sitemap-pro: could not write the manifest into {config.site_dir}: {error}"
@@ -233,6 +234,17 @@ def _rendered_says(build: Build) -> dict[str, Says]:
         src_uri: says(seen, shows.get(src_uri), _source(files[src_uri]), build.history)
         for src_uri, seen in build.collector.rendered().items()
     }
+
+
+def _left_out_urls(parts: Sequence[Part]) -> list[str]:
+    """The URLs (relative to site_dir) of the built pages each part left out."""
+    urls = []
+    for part in parts:
+        for src_uri in part.found.left_out:
+            file = part.files.get_file_from_path(src_uri)
+            if file is not None and file.page is not None:
+                urls.append(file.url)
+    return urls
 
 
 def _source(file: File) -> str | None:

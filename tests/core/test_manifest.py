@@ -55,7 +55,11 @@ def test_bytes_are_reproducible_sorted_and_hold_no_path() -> None:
 
 def test_round_trip() -> None:
     written = manifest(**{"docs/index.md": ("1" * 40, T1), "docs/a.md": ("3" * 40, T2)})
-    read = parse_manifest(manifest_bytes(written))
+    written = written._replace(left_out=frozenset({path_key(b"hidden/")}))
+    raw = manifest_bytes(written)
+    assert b"hidden" not in raw
+    read = parse_manifest(raw)
+    assert read.left_out == {path_key(b"hidden/")}
     assert read.commit == written.commit
     assert read.options.rule == "first-parent" and read.options.date == "committer"
     assert dict(read.files) == dict(written.files)
@@ -84,6 +88,9 @@ def test_round_trip() -> None:
      b' "options": {"git_history": "all", "git_date": "author", "ignore_commits": []},'
      b' "files": {"k": ["oid", "2024-01-01T00:00:00"]}}', "without a time zone"),
     (b"[" * 100_000 + b"]" * 100_000, "not JSON"),
+    (b'{"format": "mkdocs-sitemap-pro manifest", "version": 1, "commit": "c", "files": {},'
+     b' "options": {"git_history": "all", "git_date": "author", "ignore_commits": []},'
+     b' "left_out": "x"}', "left_out is not a list"),
 ])
 def test_a_bad_manifest_is_refused_saying_why(data: bytes, says: str) -> None:
     with pytest.raises(ManifestError, match=re.escape(says)):

@@ -2,7 +2,9 @@
 
 mkdocs-sitemap-pro publishes one beside each entry sitemap for the next deploy to carry
 dates from (``core.manifest``); a later build in a shallow clone reads it back. It is not
-a page and is never listed; one that a build could not read back is an error.
+a page and is never listed; one that a build could not read back is an error. It names
+(hashed) the built pages the plugin left out of the sitemap on purpose, which are then
+not counted as unlisted.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from mkdocs_sitemap_pro.core.manifest import MAX_BYTES, ManifestError, manifest_
 __all__ = ["check_manifests"]
 
 
-def check_manifests(entries: Iterable[str], source: Source, found: Findings) -> int:
-    """Read the manifest beside each entry sitemap URL, where there is one; the number
-    read. One that does not parse is a ``manifest-invalid`` error."""
-    read = 0
+def check_manifests(entries: Iterable[str], source: Source,
+                    found: Findings) -> list[tuple[str, frozenset[str]]]:
+    """Read the manifest beside each entry sitemap URL, where there is one: for each
+    read, its folder's URL and the keys of the pages it says were left out on purpose.
+    One that does not parse is a ``manifest-invalid`` error."""
+    read: list[tuple[str, frozenset[str]]] = []
     for url in entries:
         folder, _, name = url.rpartition("/")
         if not name.endswith(".xml"):
@@ -31,9 +35,8 @@ def check_manifests(entries: Iterable[str], source: Source, found: Findings) -> 
             continue  # unreadable: nothing to say about what it holds
         if data is None:
             continue
-        read += 1
         try:
-            parse_manifest(data)
+            read.append((folder + "/", parse_manifest(data).left_out))
         except ManifestError as error:
             found.error("manifest-invalid", source.display(manifest),
                         f"the manifest cannot be read back by a later build: {error}")

@@ -183,13 +183,13 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
         raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
     urls = listed_urls(tree)
     check_tree(tree, urls, found, _built_on(tree, start.source, now))
-    check_manifests(start_urls, start.source, found)
+    manifests = check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
     if isinstance(start.source, LocalSource):
         check_pages(urls, start.source, found)
         # A file that could not be read lists nothing: every page would look unlisted.
         if options.count_unlisted and not any(f.rule == "xml" for f in found.items):
-            count_unlisted(set(urls), start.source, found)
+            count_unlisted(set(urls), start.source, found, manifests)
     return Report(
         target=target,
         files=[loaded.shown for loaded in tree.files],

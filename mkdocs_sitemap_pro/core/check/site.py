@@ -11,6 +11,7 @@ Built pages that want indexing but are missing from the sitemap are one warning.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -19,6 +20,7 @@ from mkdocs_sitemap_pro.core.check.page_dates import DateParser, disagrees, page
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
 from mkdocs_sitemap_pro.core.check.tree import Loaded
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.manifest import path_key
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
 from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
@@ -115,12 +117,22 @@ def _error_page(rel: str, folder: Path) -> bool:
         len(parents) == 2 and (folder / parents[0] / "sitemap.xml").is_file())
 
 
-def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> int:
+def _left_out(url: str, manifests: Sequence[tuple[str, frozenset[str]]]) -> bool:
+    """Whether a manifest says the plugin left the page at ``url`` out on purpose."""
+    for folder, keys in manifests:
+        if keys and url.startswith(folder) and path_key(url[len(folder):].encode()) in keys:
+            return True
+    return False
+
+
+def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
+                   manifests: Sequence[tuple[str, frozenset[str]]] = ()) -> int:
     """Count the built pages that want indexing but are not listed; one warning if any.
 
     A page is ``<folder>/index.html`` (URL ``<folder>/``) or any other ``.html`` file;
     "not found" pages (``_error_page``), hidden folders, and pages that are noindex, redirect stubs or
-    canonical elsewhere are not pages that belong in a sitemap.
+    canonical elsewhere are not pages that belong in a sitemap; nor are those a manifest
+    (``manifests``: its folder's URL, the keys of the pages it left out) names.
     """
     site, folder = source.site, source.folder
     missing: list[str] = []
@@ -141,6 +153,8 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings) -> in
             if url in listed or url + "index.html" in listed or (
                 name == "index.html" and site.url + prefix + name in listed
             ):
+                continue
+            if _left_out(site.url + rel, manifests):
                 continue
             head = _head(Path(current) / name)
             if head is None or head.noindex or head.refresh or _canonical_elsewhere(head, url):
