@@ -119,9 +119,11 @@ def _checked(
         return check(value)
     except ValueError as error:
         reason = _INVALID_PREFIX.sub("", str(error))
+        # A lastmod of its own left out, the page is still dated (by git, say).
+        then = ("ignored, the page is dated as if it set none" if key == "lastmod"
+                else f"ignored, the page is listed without a {key}")
         problems.append(
-            f"front matter 'sitemap.{key}: {as_written(value)}' is invalid ({reason}); "
-            f"ignored, the page is listed without a {key}"
+            f"front matter 'sitemap.{key}: {as_written(value)}' is invalid ({reason}); {then}"
         )
         return None
 

@@ -200,6 +200,21 @@ class SitemapProConfig(base.Config):
     # Config.validate(), the method MkDocs calls, from being shadowed.
     validate_ = c.Type(bool, default=False)
 
+    def _validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
+        # MkDocs says "Unrecognised configuration name" of a typo: say which one was meant.
+        failed, warnings = super()._validate()
+        return failed, [(key, _did_you_mean(key, message)) for key, message in warnings]
+
+
+def _did_you_mean(key: str, message: str) -> str:
+    """``message`` about option ``key``, with the nearest real option if it is a typo."""
+    if not message.startswith("Unrecognised configuration name"):
+        return message
+    import difflib
+
+    close = difflib.get_close_matches(key, [name for name, _ in SitemapProConfig._schema], n=1)
+    return f"{message}; did you mean '{close[0]}'?" if close else message
+
 
 def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Path | None:
     """A file in ``cache_dir`` (relative to mkdocs.yml), or None with ``cache: false``."""

@@ -109,3 +109,14 @@ def test_a_previous_path_is_relative_to_mkdocs_yml(site: Site) -> None:
     site.set_options(previous="../published")
     config = load_config(str(site.root / "mkdocs.yml"))
     assert config.plugins["sitemap-pro"].config.previous == str(site.root.parent / "published")
+
+
+def test_a_typo_in_an_option_name_says_which_was_meant() -> None:
+    config = SitemapProConfig()
+    config.load_dict({"lastmd": "git", "gzp": False, "colour": "blue"})
+    failed, warnings = config.validate()
+    said = dict(warnings)
+    assert failed == []
+    assert said["lastmd"] == "Unrecognised configuration name: lastmd; did you mean 'lastmod'?"
+    assert said["gzp"].endswith("did you mean 'gzip'?")
+    assert said["colour"] == "Unrecognised configuration name: colour"  # nothing close

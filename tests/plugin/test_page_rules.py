@@ -122,3 +122,17 @@ def test_robots_tokens():
 def test_read_head(html, noindex, canonical):
     head = read_head(html)
     assert (head.noindex, head.canonical) == (noindex, canonical)
+
+
+def test_a_refused_lastmod_says_the_page_is_still_dated(site):
+    from tests.support.dates import D1, utc
+
+    assert settings({"sitemap": {"lastmod": dt.date(2030, 1, 1)}}).problems[0].endswith(
+        "; ignored, the page is dated as if it set none")
+    site.page("index.md", "---\nsitemap:\n  lastmod: 2999-01-01\n---\n# Home\n")
+    site.commit("first", D1)
+    built = site.build()
+    assert built.error is None, built.messages()
+    said = [m for m in built.messages() if "sitemap.lastmod" in m]
+    assert len(said) == 1 and "dated as if it set none" in said[0], said
+    assert built.sitemap()[next(iter(built.sitemap()))]["lastmod"] == utc(D1)  # by git
