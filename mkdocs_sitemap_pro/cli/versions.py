@@ -2,15 +2,19 @@
 
 Run after ``mike deploy``. On the branch mike deploys to it commits, without a
 checkout and the way mike commits, a root ``sitemap.xml`` index listing each version's
-sitemap (aliases left out; with ``canonical_version`` only that version) and a root
-``robots.txt`` holding one ``Sitemap:`` line for it. Exit status 0 when done (or
-already up to date), 1 when the push failed, 2 when it could not run: then nothing is
-committed.
+sitemap (aliases left out; with ``canonical_version`` only that version; a version
+whose own entry is an index, its files: an index may not list an index), each with the
+newest lastmod inside it, its ``.gz`` twin and a page for people (``sitemap.html``), and
+a root ``robots.txt`` holding one ``Sitemap:`` line for it. A version whose sitemap is
+missing, empty, not a sitemap or lists URLs outside its folder (built before the plugin,
+say) is left out with one warning saying why. Exit status 0 when done (or already up to
+date), 1 when the push failed, 2 when it could not run: then nothing is committed.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +22,14 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
-from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
+from mkdocs_sitemap_pro.core.atomic import gzip_bytes
+from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
+from mkdocs_sitemap_pro.core.reader import SitemapFile, SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.versions import (
+    Listed,
     Version,
     VersionsError,
     parse_versions,
@@ -81,8 +89,22 @@ def run(args: argparse.Namespace) -> int:
                 "`mike deploy` first, fetch it (`git fetch origin gh-pages:gh-pages`), or "
                 "name it with --branch"
             )
-        listed = _listed_versions(branch, settings)
-        files = _root_files(branch, settings, listed)
+        names = _listed_versions(branch, settings)
+        sitemaps: list[Listed] = []
+        listed: list[str] = []
+        for name in names:
+            found = _version_sitemaps(branch, settings, name)
+            if isinstance(found, str):
+                print(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
+                      f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
+                      f"plugins (mike deploy {name})", file=sys.stderr)
+                continue
+            sitemaps += found
+            listed.append(name)
+        if not listed:
+            raise CannotRun(f"no version on {settings.branch} has a sitemap the index can "
+                            "list (see the warnings above)")
+        files = _root_files(branch, settings, sitemaps)
         message = args.message or (
             f"Sitemap index for {', '.join(listed)} (mkdocs-sitemap-pro versions)"
         )
@@ -107,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
         if status != 0:
             print(f"mkdocs-sitemap-pro versions: git push failed: {err}", file=sys.stderr)
             return 1
+        pushed = Branch.find(settings.repo, settings.branch)
+        print(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
+              f"{settings.remote}")
     return 0
 
 
@@ -164,8 +189,6 @@ def _listed_versions(branch: Branch, settings: _Settings) -> list[str]:
     names = [v.name for v in versions]
     if settings.canonical is not None:
         names = _canonical(settings.canonical, versions)
-    for name in names:
-        _check_sitemap(branch, settings, name)
     return names
 
 
@@ -178,33 +201,71 @@ def _canonical(canonical: str, versions: list[Version]) -> list[str]:
                     "in versions.json")
 
 
-def _check_sitemap(branch: Branch, settings: _Settings, name: str) -> None:
-    """The version's sitemap exists and lists only URLs inside its folder."""
+def _version_sitemaps(branch: Branch, settings: _Settings, name: str) -> list[Listed] | str:
+    """What the root index lists for one version: its sitemap (or, when that is an
+    index, the files it lists), each dated by the newest lastmod inside; or why none."""
     path = _path(settings, name, settings.filename)
     data = branch.read(path)
     if data is None:
-        raise CannotRun(
-            f"{path} is not on {settings.branch}: deploy version {name} with sitemap-pro in "
-            "the plugins of mkdocs.yml (with canonical_version set, only that version's "
-            "pages are listed)"
-        )
+        return f"{path} is not on {settings.branch} (deployed before sitemap-pro was used?)"
     folder = settings.root.join(name) + "/"
     try:
-        entries = parse_sitemap(data).entries
+        sitemap = parse_sitemap(data)
     except SitemapReadError as error:
-        raise CannotRun(f"{path} is not a sitemap: {error}") from None
-    outside = [e.loc for e in entries if not e.loc.startswith(folder)]
-    if outside:
-        raise CannotRun(
-            f"{path} lists {outside[0]}, outside {folder} where version {name} is served: "
-            "check site_url (or --site-url) and deploy the version again"
-        )
+        return f"{path} is not a sitemap ({error})"
+    if not sitemap.is_index:
+        return _urlset(path, sitemap, folder) if sitemap.entries else f"{path} lists no URL"
+    out: list[Listed] = []
+    for entry in sitemap.entries:
+        if not entry.loc.startswith(folder):
+            return f"{path} lists {entry.loc}, outside {folder} where version {name} is served"
+        child = _path(settings, name, entry.loc[len(folder):])
+        child_data = branch.read(child)
+        if child_data is None:
+            return f"{path} lists {entry.loc}, which is not on {settings.branch}"
+        try:
+            found = _urlset(child, parse_sitemap(child_data), folder)
+        except SitemapReadError as error:
+            return f"{child} is not a sitemap ({error})"
+        if isinstance(found, str):
+            return found
+        out += found
+    return out or f"{path} lists no sitemap"
 
 
-def _root_files(branch: Branch, settings: _Settings, listed: list[str]) -> dict[str, bytes]:
-    """The root index and robots.txt (its other lines kept, the Sitemap: line once)."""
-    sitemaps = [f"{name}/{settings.filename}" for name in listed]
-    files = {_path(settings, settings.filename): version_index(settings.root, sitemaps)}
+def _urlset(path: str, sitemap: SitemapFile, folder: str) -> list[Listed] | str:
+    """One urlset inside ``folder``, with its newest lastmod; or what is wrong with it."""
+    if sitemap.is_index:
+        return f"{path} is an index inside an index"
+    newest: tuple[dt.datetime, str] | None = None
+    for entry in sitemap.entries:
+        if not entry.loc.startswith(folder):
+            return (f"{path} lists {entry.loc}, outside {folder} where the version is "
+                    "served (built without site_url?)")
+        if entry.lastmod is None:
+            continue
+        try:
+            key = utc_key(check_lastmod(entry.lastmod))
+        except ValueError:
+            continue
+        if newest is None or key > newest[0]:
+            newest = (key, entry.lastmod.strip())
+    return [Listed(path, newest[1] if newest else None, len(sitemap.entries))]
+
+
+def _root_files(branch: Branch, settings: _Settings, sitemaps: list[Listed]) -> dict[str, bytes]:
+    """The root index (``.gz`` twin and page for people too) and robots.txt (its other
+    lines kept, the Sitemap: line once)."""
+    prefix = f"{settings.prefix}/" if settings.prefix else ""
+    below = [s._replace(path=s.path[len(prefix):]) for s in sitemaps]  # paths from the root
+    index = version_index(settings.root, below)
+    name = _path(settings, settings.filename)
+    files = {name: index, name + ".gz": gzip_bytes(index)}
+    page = _path(settings, view_name(settings.filename))
+    old_page = branch.read(page)
+    if old_page is None or is_ours_text(old_page):  # never over the site's own page
+        views = [ViewFile((), s.path, s.url_count, s.newest) for s in below]
+        files[page] = index_page(views, "Versions", settings.filename).encode("utf-8")
     robots_path = _path(settings, "robots.txt")
     old = branch.read(robots_path)
     text = old.decode("utf-8", errors="surrogateescape") if old is not None else ""

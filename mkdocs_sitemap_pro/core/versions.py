@@ -13,7 +13,7 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, MAX_LOC_LENGTH, MAX_URLS, SITEMAP_NS
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
 
-__all__ = ["Version", "VersionsError", "parse_versions", "root_url", "version_index"]
+__all__ = ["Listed", "Version", "VersionsError", "parse_versions", "root_url", "version_index"]
 
 
 class VersionsError(ValueError):
@@ -57,19 +57,29 @@ def root_url(site_url: str, version_part: str | None) -> SiteUrl:
     return SiteUrl(url if url.endswith("/") else url + "/")
 
 
-def version_index(root: SiteUrl, sitemaps: list[str]) -> bytes:
-    """A ``<sitemapindex>`` listing ``sitemaps`` (paths below the root, in order)."""
+class Listed(NamedTuple):
+    """A sitemap the root index lists: its path below the root, its newest lastmod (the
+    ``<lastmod>`` text, None when it dates nothing) and how many URLs it holds."""
+
+    path: str
+    newest: str | None
+    url_count: int
+
+
+def version_index(root: SiteUrl, sitemaps: list[Listed]) -> bytes:
+    """A ``<sitemapindex>`` listing ``sitemaps`` (in order), each with its newest lastmod."""
     if len(sitemaps) > MAX_URLS:
         raise VersionsError(f"{len(sitemaps):,} versions are more than one index may list")
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>\n',
         f'<sitemapindex xmlns="{SITEMAP_NS}">\n',
     ]
-    for path in sitemaps:
-        loc = root.join(path)
+    for listed in sitemaps:
+        loc = root.join(listed.path)
         if len(loc) > MAX_LOC_LENGTH:
             raise VersionsError(f"sitemap URL {loc} is longer than {MAX_LOC_LENGTH:,} characters")
-        lines.append(f"<sitemap><loc>{xml_escape(loc)}</loc></sitemap>\n")
+        lastmod = f"<lastmod>{xml_escape(listed.newest)}</lastmod>" if listed.newest else ""
+        lines.append(f"<sitemap><loc>{xml_escape(loc)}</loc>{lastmod}</sitemap>\n")
     lines.append("</sitemapindex>\n")
     data = "".join(lines).encode("utf-8")
     if len(data) > MAX_BYTES:

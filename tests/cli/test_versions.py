@@ -3,6 +3,7 @@ robots.txt committed to gh-pages, every sitemap on the branch inside its folder.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -69,7 +70,8 @@ def test_root_index_covers_each_version_once_and_robots_keeps_other_lines(site, 
     check_location_rule(site)
     # One commit on top of the old tip, made without a checkout.
     assert site.repo.git("rev-parse", "gh-pages^").strip() == before
-    assert site.repo.git("diff", "--name-only", before, "gh-pages").split() == ["robots.txt", "sitemap.xml"]
+    assert site.repo.git("diff", "--name-only", before, "gh-pages").split() == [
+        "robots.txt", "sitemap.html", "sitemap.xml", "sitemap.xml.gz"]
     assert tip(site, "HEAD") == head and site.repo.git("status", "--porcelain") == status
     assert tree(site)["latest"] == "120000"  # mike's alias kept
 
@@ -131,16 +133,101 @@ def test_branch_without_versions_json_exits_2_and_commits_nothing(site, env, cap
     assert tip(site) == before
 
 
-def test_version_folder_without_sitemap_exits_2_and_commits_nothing(site, env, capsys):
+def add_old_versions(site, sitemaps: dict[str, bytes | None]) -> None:
+    """Versions deployed before the plugin: their folders as MkDocs left them."""
+    branch = Branch.find(site.root, "gh-pages")
+    assert branch is not None
+    listed = json.loads(show(site, "versions.json") or "")
+    files: dict[str, bytes] = {}
+    for name, sitemap in sitemaps.items():
+        listed.append({"version": name, "title": name, "aliases": []})
+        files[f"{name}/index.html"] = b"<p>old</p>"
+        if sitemap is not None:
+            files[f"{name}/sitemap.xml"] = sitemap
+    files["versions.json"] = json.dumps(listed).encode()
+    commit_files(branch, files, "versions from before the plugin")
+
+
+OLD_NONE = (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+            b'schemas/sitemap/0.9">\n<url><loc>None</loc><lastmod>2021-03-04</lastmod></url>\n'
+            b'</urlset>\n')  # MkDocs 1.2.4 to 1.4.2 without site_url
+OLD_EMPTY = (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/'
+             b'schemas/sitemap/0.9">\n</urlset>\n')
+
+
+def test_old_versions_are_left_out_with_one_warning_each(site, env, capsys, tmp_path):
+    make_site(site)
+    deploy(site, "1.0")
+    add_old_versions(site, {"0.9": None, "0.8": OLD_NONE, "0.7": OLD_EMPTY, "0.6": b"not xml"})
+    assert versions(site) == 0
+    captured = capsys.readouterr()
+    warned = [line for line in captured.err.splitlines() if "warning: version" in line]
+    assert len(warned) == 4, captured.err
+    assert any("0.9 is left out" in w and "0.9/sitemap.xml is not on gh-pages" in w for w in warned)
+    assert any("0.8 is left out" in w and "lists None, outside" in w for w in warned)
+    assert any("0.7 is left out" in w and "lists no URL" in w for w in warned)
+    assert any("0.6 is left out" in w and "is not a sitemap" in w for w in warned)
+    assert all("mike deploy 0." in w for w in warned)
+    assert index_locs(site) == [f"{ROOT}1.0/sitemap.xml"]  # valid (schema-checked)
+    assert "lists 1.0;" in captured.out or "lists 1.0" in captured.out
+    # Our own checker finds nothing wrong with what was committed.
+    export = tmp_path / "export"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(export), "gh-pages"],
+                   cwd=site.root, env=mike_env(), check=True, capture_output=True)
+    assert main(["check", str(export / "sitemap.xml"), "--site-url", ROOT]) == 0, capsys.readouterr().out
+
+
+def test_only_unusable_versions_exits_2_and_commits_nothing(site, env, capsys):
     make_site(site)
     deploy(site, "1.0")
     branch = Branch.find(site.root, "gh-pages")
     assert branch is not None
-    listed = json.loads(show(site, "versions.json") or "")
-    listed.insert(0, {"version": "0.9", "title": "0.9", "aliases": []})
-    commit_files(branch, {"versions.json": json.dumps(listed).encode(),
+    commit_files(branch, {"versions.json": b'[{"version": "0.9", "title": "0.9", "aliases": []}]',
                           "0.9/index.html": b"<p>old</p>"}, "a version without a sitemap")
     before = tip(site)
     assert versions(site) == 2
-    assert "0.9/sitemap.xml is not on gh-pages" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "0.9/sitemap.xml is not on gh-pages" in err and "no version on gh-pages" in err
     assert tip(site) == before and show(site, "sitemap.xml") is None
+
+
+def test_the_root_index_dates_each_version_and_has_a_gz_and_a_page(site, env, capsys):
+    make_site(site)
+    deploy(site, "1.0")
+    deploy(site, "2.0")
+    assert versions(site) == 0
+    root = etree.fromstring((show(site, "sitemap.xml") or "").encode())
+    dates = {e.findtext(f"{SM}loc"): e.findtext(f"{SM}lastmod") for e in root}
+    for name in ("1.0", "2.0"):
+        inner = etree.fromstring((show(site, f"{name}/sitemap.xml") or "").encode())
+        newest = max(e.findtext(f"{SM}lastmod") or "" for e in inner)
+        assert dates[f"{ROOT}{name}/sitemap.xml"] == newest and newest
+    gz = subprocess.run(["git", "show", "gh-pages:sitemap.xml.gz"], cwd=site.root,
+                        env=mike_env(), capture_output=True, check=True).stdout
+    assert gzip.decompress(gz).decode() == show(site, "sitemap.xml")
+    page = show(site, "sitemap.html") or ""
+    assert 'href="2.0/sitemap.html"' in page and 'href="1.0/sitemap.xml"' in page
+
+
+def test_a_version_whose_sitemap_is_an_index_is_listed_by_its_files(site, env):
+    make_site(site)
+    deploy(site, "1.0")
+    site.set_options(index="always")
+    deploy(site, "2.0")
+    assert "sitemapindex" in (show(site, "2.0/sitemap.xml") or "")
+    assert versions(site) == 0
+    assert index_locs(site) == [f"{ROOT}2.0/sitemap-1.xml", f"{ROOT}1.0/sitemap.xml"]
+
+
+def test_push_says_what_was_pushed_where(site, env, capsys, tmp_path):
+    make_site(site)
+    deploy(site, "1.0")
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=mike_env(), check=True)
+    site.repo.git("remote", "add", "origin", str(remote))
+    assert versions(site, "--push") == 0
+    out = capsys.readouterr().out
+    assert f"pushed gh-pages ({tip(site)[:12]}) to origin" in out, out
+    pushed = subprocess.run(["git", "rev-parse", "gh-pages"], cwd=remote, env=mike_env(),
+                            capture_output=True, text=True, check=True).stdout.strip()
+    assert pushed == tip(site)

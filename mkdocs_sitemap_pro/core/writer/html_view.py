@@ -23,7 +23,8 @@ from mkdocs_sitemap_pro.core.urls import xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
 
-__all__ = ["GENERATOR", "ViewFile", "is_ours", "remove_stale_views", "stage_views", "view_name"]
+__all__ = ["GENERATOR", "ViewFile", "index_page", "is_ours", "is_ours_text", "remove_stale_views",
+           "stage_views", "view_name"]
 
 GENERATOR = "mkdocs-sitemap-pro html_view"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -83,9 +84,14 @@ def is_ours(path: Path) -> bool:
     """Whether the file at ``path`` is a view page this writer wrote (its generator mark)."""
     try:
         with open(path, "rb") as handle:
-            return _MARK in handle.read(4096)
+            return is_ours_text(handle.read(4096))
     except OSError:
         return False
+
+
+def is_ours_text(data: bytes) -> bool:
+    """Whether ``data`` (a file's first bytes, or all of it) is a view page of ours."""
+    return _MARK in data[:4096]
 
 
 @lru_cache(maxsize=8192)  # pages of one site share dates: each is read once
