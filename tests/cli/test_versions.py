@@ -231,3 +231,26 @@ def test_push_says_what_was_pushed_where(site, env, capsys, tmp_path):
     pushed = subprocess.run(["git", "rev-parse", "gh-pages"], cwd=remote, env=mike_env(),
                             capture_output=True, text=True, check=True).stdout.strip()
     assert pushed == tip(site)
+
+
+@pytest.mark.parametrize("alias_type", ["symlink", "copy", "redirect"])
+def test_check_of_the_whole_branch_knows_the_aliases(site, env, capsys, tmp_path, alias_type):
+    make_site(site)
+    deploy(site, "1.0")
+    deploy(site, "2.0", "latest", "--update-aliases", "--alias-type", alias_type)
+    assert versions(site) == 0
+    export = tmp_path / "export"
+    subprocess.run(["git", "worktree", "add", "-q", "--detach", str(export), "gh-pages"],
+                   cwd=site.root, env=mike_env(), check=True, capture_output=True)
+    capsys.readouterr()
+    status = main(["check", "--strict", str(export)])
+    out = capsys.readouterr().out
+    assert status == 0 and out.rstrip().endswith("no problem found"), out
+    # One version folder alone, as published: nothing either; nor the alias's folder.
+    assert main(["check", "--strict", str(export / "2.0"), "--site-url", f"{ROOT}2.0/"]) == 0, \
+        capsys.readouterr().out
+    capsys.readouterr()
+    status = main(["check", "--strict", str(export / "latest"), "--site-url", f"{ROOT}latest/"])
+    out = capsys.readouterr().out
+    # A copy's or symlink's sitemap lists 2.0's URLs: checked as 2.0's. Redirects hold none.
+    assert status == (2 if alias_type == "redirect" else 0), out

@@ -35,6 +35,7 @@ from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
 
 __all__ = ["CheckOptions", "check"]
 
@@ -98,6 +99,21 @@ def _sitemap_of_page(page: Path) -> tuple[Path, str | None]:
     return page.parent, None
 
 
+def _as_version(folder: Path, site_url: str) -> str:
+    """A mike alias's folder (``latest/``, per ``versions.json`` beside it) holds the
+    pages and sitemap of the version it names: checked as published there."""
+    try:
+        versions = parse_versions((folder.parent / "versions.json").read_bytes())
+    except (OSError, VersionsError):
+        return site_url
+    name = folder.name
+    suffix = f"/{name}/"
+    for version in versions:
+        if name in version.aliases and site_url.endswith(suffix):
+            return site_url[: -len(suffix)] + f"/{version.name}/"
+    return site_url
+
+
 def _start(target: str, options: CheckOptions) -> _Start:
     if urlsplit(target).scheme.lower() in ("http", "https"):
         source = HttpSource(options.timeout)
@@ -116,7 +132,7 @@ def _start(target: str, options: CheckOptions) -> _Start:
     site_url = options.site_url or _site_url_from_robots(folder, entry)
     if site_url is None:
         raise CheckError(f"cannot tell which URL {target} is published at: {_SITE_URL_HINT}")
-    site = _site(site_url)
+    site = _site(_as_version(folder, site_url))
     local = LocalSource(folder, site)
     if entry is not None:
         return _Start(local, site, [site.join(entry)], None)

@@ -21,6 +21,7 @@ from mkdocs_sitemap_pro.core.check.sources import LocalSource
 from mkdocs_sitemap_pro.core.check.tree import Loaded
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.core.manifest import path_key
+from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
 from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
@@ -125,6 +126,16 @@ def _left_out(url: str, manifests: Sequence[tuple[str, frozenset[str]]]) -> bool
     return False
 
 
+def _aliases(folder: Path) -> set[str]:
+    """mike's alias folders at the root of a versioned site (``versions.json``): copies
+    of a version's pages (or redirects to them), listed by that version's sitemap."""
+    try:
+        versions = parse_versions((folder / "versions.json").read_bytes())
+    except (OSError, VersionsError):
+        return set()
+    return {alias for version in versions for alias in version.aliases}
+
+
 def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
                    manifests: Sequence[tuple[str, frozenset[str]]] = ()) -> int:
     """Count the built pages that want indexing but are not listed; one warning if any.
@@ -135,9 +146,11 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
     (``manifests``: its folder's URL, the keys of the pages it left out) names.
     """
     site, folder = source.site, source.folder
+    aliases = _aliases(folder)
     missing: list[str] = []
     for current, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        top = current == str(folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (top and d in aliases))
         rel_dir = Path(current).relative_to(folder).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
         for name in sorted(names):
