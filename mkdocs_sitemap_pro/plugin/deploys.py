@@ -135,21 +135,25 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
     to date by (then nothing can be carried)."""
     if history is None or history.key is None:
         return None
-    paths: set[str] = set()
+    names: dict[bytes, None] = {}  # git's names of the dating files, once each
+    name_of = history.name
     for pages, dependencies in builds:
+        shows = dependencies.pages if dependencies is not None else {}
         for page in pages:
             if page.source_path is not None:
-                paths.add(page.source_path)
-            shown = dependencies.pages.get(page.src_uri) if dependencies is not None else None
-            if shown is not None and dependencies is not None:  # less what must not date
-                paths.update(p for p in shown.files
-                             if not dependencies.exclude.match_file(history.relative(p) or ""))
+                names[name_of(page.source_path) or b""] = None
+            shown = shows.get(page.src_uri)
+            if shown is not None and shown.files and dependencies is not None:
+                for path in shown.files:  # less what must not date a page
+                    relative = history.relative(path)
+                    if relative is not None and not dependencies.exclude.match_file(relative):
+                        names[name_of(path) or b""] = None
     files: dict[str, tuple[str, dt.datetime]] = {}
-    for path in paths:
-        name = history.name(path)
-        change = history.last_changed(path)
-        oid = history.objects.get(name) if name is not None else None
-        if name is not None and oid is not None and isinstance(change, Known):
+    objects, change_of = history.objects, history.change
+    for name in names:
+        oid = objects.get(name)
+        change = change_of(name)
+        if oid is not None and isinstance(change, Known):
             files[path_key(name)] = (oid, change.when)
     manifest = Manifest(history.key.head, history.key.options, files,
                         frozenset(path_key(url.encode("utf-8")) for url in left_out))

@@ -130,6 +130,12 @@ class GitHistory:
             return _UNTRACKED
         return self._changes.get(name, _UNTRACKED)
 
+    def change(self, name: bytes) -> LastChange:
+        """The last change of the file git calls ``name`` (a path from the top level)."""
+        if self.top is None:
+            return self._default
+        return self._changes.get(name, _UNTRACKED)
+
     def name(self, path: str | os.PathLike[str]) -> bytes | None:
         """The file's name in git's tree (its symlinks resolved; of the Unicode forms,
         the one git tracks), or None when it lies outside the repository."""
