@@ -10,6 +10,8 @@ Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged
 """
 
 import datetime as dt
+import os
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -24,7 +26,11 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
-from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+
+#: How far a file's modification time may lag the clock (the kernel stamps files with a
+#: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
+#: was written are read again, in case another plugin replaced them.
+_CLOCK_SLACK_NS = 50_000_000
 
 
 class SitemapPage(NamedTuple):
@@ -104,11 +110,9 @@ class PageCollector:
         self.redirected = redirected  # src_uris another plugin turns into redirect stubs
         self._seen: dict[str, Seen] = {}  # rendered pages: what each said
         self.rendered_files: dict[str, File] = {}  # and their files
-        # The stamp of each rendered page's HTML as MkDocs wrote it, to notice one that
-        # another plugin replaced later; MkDocs writes a page after its on_post_page, so
-        # it is taken at the next page's, or when all are written (``written``).
-        self._stamps: dict[str, Stamp | None] = {}
-        self._unstamped: File | None = None
+        # When every page was written (on_post_build, before any other plugin's): a
+        # page's HTML changed after it was replaced by another plugin, and is read again.
+        self._written_at: int | None = None
         self._rendered: dict[str, Seen] | None = None
         self._unparsed: set[str] = set()
         self._settings: dict[str, PageSettings] = {}  # pages judged before rendering
@@ -149,30 +153,35 @@ class PageCollector:
 
     def record(self, page: Page, output: str) -> None:
         """Remember a rendered page's metadata and head directives."""
-        self.written()
         src_uri = page.file.src_uri
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
         self._seen[src_uri] = Seen(page.meta, read_head(output), src_uri in self._unparsed)
         self.rendered_files[src_uri] = page.file
-        self._unstamped = page.file
         self._rendered = None
 
     def written(self) -> None:
-        """The last recorded page's HTML is written by now: take its stamp."""
-        if self._unstamped is not None:
-            self._stamps[self._unstamped.src_uri] = file_stamp(self._unstamped.abs_dest_path)
-            self._unstamped = None
+        """Every rendered page is written by now (the first on_post_build): the moment a
+        later change of its HTML is measured from (one clock read, not a stat a page)."""
+        if self._written_at is None:
+            self._written_at = time.time_ns()
 
     def rendered(self) -> dict[str, Seen]:
         """Each page rendered in this build and what it said, judged by its HTML as it
         is on disk now (another plugin may have replaced it since); kept for later builds."""
         if self._rendered is None:
             self.written()
+            assert self._written_at is not None
+            # A file's time may lag the clock by a tick of the kernel's coarse clock:
+            # a page written just before is read again, which is only slower.
+            since = self._written_at - _CLOCK_SLACK_NS
             self._rendered = {}
             for src_uri, seen in self._seen.items():
                 file = self.rendered_files[src_uri]
-                now = file_stamp(file.abs_dest_path)
-                if now is not None and now != self._stamps.get(src_uri):
+                try:
+                    replaced = os.stat(file.abs_dest_path).st_mtime_ns >= since
+                except OSError:
+                    replaced = False
+                if replaced:
                     seen = seen._replace(head=_head_on_disk(file))
                 self._rendered[src_uri] = seen
                 if self._kept is not None:
