@@ -7,6 +7,7 @@ conflicts, octopus), renames, deletions, ignored commits, both rules, both date 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import random
@@ -239,3 +240,23 @@ def test_lookup_by_path_symlinks_and_unicode_forms(tmp_path: Path) -> None:
     assert isinstance(decomposed, Known) and decomposed.commit == sha
     assert history.last_changed(tmp_path / "elsewhere.md") == Unknown("untracked")
     assert history.relative(repo.path / "docs/real.md") == "docs/real.md"
+
+
+def test_a_symlinked_page_is_dated_by_its_target_from_a_map_and_a_kept_one(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "r")
+    repo.write("shared/real.md", "a")
+    repo.commit("the target", day(1))
+    (repo.path / "docs").mkdir()
+    os.symlink("../shared/real.md", repo.path / "docs" / "link.md")
+    repo.git("add", "docs/link.md")
+    repo.commit("the link, later", day(2))
+    made = read_map(repo.path, HistoryOptions())
+    assert made.links == {b"docs/link.md"}
+    store = tmp_path / "history.json"
+    save_map(store, made)
+    kept = load_map(store)
+    assert kept is not None and kept.links == made.links
+    for history in (GitHistory.of(made), GitHistory.of(kept)):
+        target = history.last_changed(repo.path / "shared/real.md")
+        assert isinstance(target, Known) and target.when == dt.datetime.fromisoformat(day(1))
+        assert history.last_changed(repo.path / "docs/link.md") == target  # not day 2

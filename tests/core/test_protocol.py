@@ -6,6 +6,8 @@ import datetime as dt
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
@@ -148,3 +150,16 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
              for i, value in enumerate(values)}
     assert shown == written
     assert shown["https://example.com/p3/"] is None and shown["https://example.com/p4/"] is None
+
+
+@given(
+    when=st.datetimes(dt.datetime(1970, 1, 2), dt.datetime(2100, 1, 1),
+                      timezones=st.builds(lambda m: dt.timezone(dt.timedelta(minutes=m)),
+                                          st.integers(-14 * 60, 14 * 60))),
+    lastmod_format=st.sampled_from(["datetime", "date"]),
+)
+def test_lastmod_text_by_tables_is_isoformat(when, lastmod_format):
+    from mkdocs_sitemap_pro.core.protocol import format_lastmod, lastmod_text
+
+    latest = dt.datetime(2200, 1, 1, tzinfo=dt.timezone.utc)
+    assert lastmod_text(when, lastmod_format, latest) == format_lastmod(when, lastmod_format)

@@ -62,9 +62,11 @@ class GitHistory:
         key: MapKey | None = None,
         default: LastChange = _UNTRACKED,
         objects: Mapping[bytes, str] | None = None,
+        links: frozenset[bytes] | None = None,
     ) -> None:
         self._changes = changes
         self.objects: Mapping[bytes, str] = objects or {}  # git name -> its object id
+        self._links = links  # names git tracks as symbolic links (None: not known)
         self.top = top  # the repository's top level (None: no repository)
         self.warnings: tuple[str, ...] = tuple(dict.fromkeys(warnings))
         self.commits_read = commits_read
@@ -78,7 +80,7 @@ class GitHistory:
         """Answers from a whole history map."""
         return cls(history.changes, top=history.top, warnings=history.warnings,
                    commits_read=history.commits_read, key=history.key,
-                   default=history.default, objects=history.objects)
+                   default=history.default, objects=history.objects, links=history.links)
 
     @classmethod
     def read(
@@ -149,7 +151,11 @@ class GitHistory:
             # Most paths are a tracked file's own, below the (real) top level, through no
             # symlinked folder (git would track that folder as a link, not this name).
             direct = text[len(prefix):].replace(os.sep, "/").encode(*_FS_ENCODING)
-            if direct in self._changes and not os.path.islink(text):
+            links = self._links
+            # A file git tracks as a link is dated by its target; the map says which
+            # are links, saving a stat a page (a read without a map looks at the file).
+            if direct in self._changes and (
+                    direct not in links if links is not None else not os.path.islink(text)):
                 self._names[text] = direct
                 return direct
         name = git_names([text], self.top, self._folders)[0]

@@ -70,6 +70,7 @@ class HistoryMap(NamedTuple):
     changes: Mapping[bytes, LastChange]
     top: str | None = None
     objects: Mapping[bytes, str] = _NONE  # each file's object id at HEAD (its content)
+    links: frozenset[bytes] = frozenset()  # the files that are symbolic links at HEAD
     default: LastChange = Unknown("untracked")  # the answer for a file not in ``changes``
     said: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
@@ -97,7 +98,8 @@ def read_map(
             return HistoryMap(None, {}, default=repo, warnings=tuple(warnings), made="none")
         key = MapKey.of(repo, options)
         if known is not None and known.key == key:
-            return HistoryMap(key, known.changes, repo.top, known.objects, said=known.said,
+            return HistoryMap(key, known.changes, repo.top, known.objects, known.links,
+                              said=known.said,
                               warnings=(*warnings, *known.said), made="kept")
         return _walk(repo, key, warnings, _base_of(known, key), processes)
     except NoGit:
@@ -118,7 +120,7 @@ def _walk(repo: Repository, key: MapKey, warnings: list[str], base: Base | None,
           processes: GitProcesses | None) -> HistoryMap:
     """One walk over the history of every file HEAD tracks (from ``base``, if any)."""
     said: list[str] = []
-    objects = tree_objects(repo.top, said, processes=processes)
+    objects, links = tree_objects(repo.top, said, processes=processes)
     options = key.options
     ignored = resolve_ignored(repo.top, options.ignore_commits, said, processes=processes)
     rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
@@ -127,6 +129,7 @@ def _walk(repo: Repository, key: MapKey, warnings: list[str], base: Base | None,
     failed = walk.failure is not None or (not objects and bool(said))
     notes = (*warnings, *said, *([walk.failure] if walk.failure else []))
     return HistoryMap(
-        None if failed else key, changes, repo.top, objects, said=tuple(said), warnings=notes,
+        None if failed else key, changes, repo.top, objects, links, said=tuple(said),
+        warnings=notes,
         commits_read=walk.commits_read, made="forward" if walk.reached_base else "full",
     )

@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
 
 __all__ = ["FORMAT_VERSION", "load_map", "save_map"]
 
-FORMAT_VERSION = 2  # 2: each file's object id beside its change
+FORMAT_VERSION = 3  # 2: each file's object id beside its change; 3: symbolic links
 _FORMAT = "mkdocs-sitemap-pro history map"
 
 
@@ -55,6 +55,7 @@ def save_map(path: Path, history: HistoryMap) -> None:
         "said": list(history.said),
         "commits": table,
         "files": files,
+        "links": sorted(os.fsdecode(name) for name in history.links),
     }
     replace_file(path, json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
 
@@ -91,8 +92,9 @@ def _decode(data: dict[str, Any]) -> HistoryMap | None:
             changes[key_name] = Unknown(_string(value))
         if oid:
             objects[key_name] = _string(oid)
-    return HistoryMap(key, changes, key.top, objects, said=tuple(_strings(data["said"])),
-                      made="kept")
+    links = frozenset(name.encode(encoding, errors) for name in _strings(data["links"]))
+    return HistoryMap(key, changes, key.top, objects, links,
+                      said=tuple(_strings(data["said"])), made="kept")
 
 
 def _string(value: object) -> str:

@@ -159,21 +159,25 @@ def tracked_files(
     return set(out.split(b"\0")) - {b""}
 
 
-def tree_objects(top: str, warnings: list[str],
-                 processes: GitProcesses | None = None) -> dict[bytes, str]:
-    """Every file of HEAD's tree and its object id, the identity of its content: a
-    blob's, or a submodule's commit (one ``ls-tree``; empty, with a warning, if it fails)."""
+def tree_objects(top: str, warnings: list[str], processes: GitProcesses | None = None
+                 ) -> tuple[dict[bytes, str], frozenset[bytes]]:
+    """Every file of HEAD's tree and its object id, the identity of its content (a
+    blob's, or a submodule's commit), and which files are symbolic links (one
+    ``ls-tree``; nothing, with a warning, if it fails)."""
     status, out, err = run_git(["ls-tree", "-r", "-z", "--full-tree", "HEAD"], top,
                                processes=processes)
     if status != 0:
         warnings.append(f"git ls-tree failed in {top}: {err}")
-        return {}
+        return {}, frozenset()
     objects: dict[bytes, str] = {}
+    links: set[bytes] = set()
     for entry in out.split(b"\0"):
         meta, tab, name = entry.partition(b"\t")  # "<mode> <type> <id>\t<name>"
         if tab:
             objects[name] = meta[meta.rfind(b" ") + 1:].decode("ascii")
-    return objects
+            if meta.startswith(b"120000 "):
+                links.add(name)
+    return objects, frozenset(links)
 
 
 def newest_commit(top: str, commits: Iterable[str], date: DateKind,
