@@ -33,6 +33,17 @@ from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 _CLOCK_SLACK_NS = 50_000_000
 
 
+#: Plugins whose on_post_build writes no page (a search index only): with nothing else
+#: running after the pages are written, no page is looked at on disk again.
+_WRITES_NO_PAGE = frozenset({"mkdocs.contrib.search", "material.plugins.search.plugin"})
+
+
+def writes_no_page(method: object) -> bool:
+    """Whether an on_post_build handler is one that never rewrites a built page."""
+    owner = getattr(method, "__self__", None)
+    return owner is not None and type(owner).__module__ in _WRITES_NO_PAGE
+
+
 class SitemapPage(NamedTuple):
     """A page that belongs in the sitemap, with its checked settings."""
 
@@ -113,6 +124,7 @@ class PageCollector:
         # When every page was written (on_post_build, before any other plugin's): a
         # page's HTML changed after it was replaced by another plugin, and is read again.
         self._written_at: int | None = None
+        self._replaceable = True  # some other plugin's on_post_build may rewrite a page
         self._rendered: dict[str, Seen] | None = None
         self._unparsed: set[str] = set()
         self._settings: dict[str, PageSettings] = {}  # pages judged before rendering
@@ -159,11 +171,13 @@ class PageCollector:
         self.rendered_files[src_uri] = page.file
         self._rendered = None
 
-    def written(self) -> None:
+    def written(self, replaceable: bool = True) -> None:
         """Every rendered page is written by now (the first on_post_build): the moment a
-        later change of its HTML is measured from (one clock read, not a stat a page)."""
+        later change of its HTML is measured from (one clock read, not a stat a page).
+        ``replaceable``: whether anything that runs later could rewrite a page."""
         if self._written_at is None:
             self._written_at = time.time_ns()
+            self._replaceable = replaceable
 
     def rendered(self) -> dict[str, Seen]:
         """Each page rendered in this build and what it said, judged by its HTML as it
@@ -178,7 +192,8 @@ class PageCollector:
             for src_uri, seen in self._seen.items():
                 file = self.rendered_files[src_uri]
                 try:
-                    replaced = os.stat(file.abs_dest_path).st_mtime_ns >= since
+                    replaced = self._replaceable and (
+                        os.stat(file.abs_dest_path).st_mtime_ns >= since)
                 except OSError:
                     replaced = False
                 if replaced:

@@ -32,7 +32,7 @@ from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.dating import Dater
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
 from mkdocs_sitemap_pro.plugin.page_date import PageDates
-from mkdocs_sitemap_pro.plugin.pages import PageCollector
+from mkdocs_sitemap_pro.plugin.pages import PageCollector, writes_no_page
 from mkdocs_sitemap_pro.plugin.report import log
 
 # A page's conversion window opens before every other plugin and closes after all.
@@ -140,9 +140,12 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
 
     @event_priority(FIRST)
     def _pages_written(self, *, config: MkDocsConfig) -> None:
-        # Before any other plugin's on_post_build can replace a page's HTML.
+        # Before any other plugin's on_post_build can replace a page's HTML; whether one
+        # could (only a search index is written after this: no page is read again).
         if self._build is not None:
-            self._build.collector.written()
+            others = [m for m in config.plugins.events["post_build"]
+                      if getattr(m, "__self__", None) is not self]
+            self._build.collector.written(replaceable=not all(map(writes_no_page, others)))
 
     @event_priority(-200)
     def _write(self, *, config: MkDocsConfig) -> None:

@@ -49,3 +49,20 @@ def test_a_page_replaced_by_a_stub_after_rendering_is_judged_by_the_file(site: S
     assert sorted(built.sitemap()) == [SITE_URL, SITE_URL + "new/"]
     assert any("'moved.md' left out: a redirect stub (meta refresh)" in m
                for m in built.messages(level=10)), built.messages(level=10)
+
+
+def test_only_a_search_index_after_the_pages_means_no_page_is_read_again() -> None:
+    from mkdocs.contrib.search import SearchPlugin
+    from material.plugins.search.plugin import SearchPlugin as MaterialSearch
+
+    from mkdocs_sitemap_pro.plugin.pages import writes_no_page
+
+    assert writes_no_page(SearchPlugin().on_post_build)
+    assert writes_no_page(MaterialSearch().on_post_build)
+
+    def on_post_build(config):  # a hook's, which may rewrite any page
+        return None
+
+    assert not writes_no_page(on_post_build)
+    assert not writes_no_page(object().__repr__)  # a method of anything else
+    assert not writes_no_page(Site.build)  # not bound to a plugin at all
