@@ -204,3 +204,20 @@ def _mtime(path: str) -> dt.datetime | None:
         )
     except OSError:
         return None
+
+
+def merge_datings(datings: Sequence[Dating]) -> Dating:
+    """The dating of several language builds as one (each git warning once)."""
+    if len(datings) == 1:
+        return datings[0]
+    merged = Dating()
+    for dating in datings:
+        merged.lastmods.update(dating.lastmods)
+        merged.sources.update(dating.sources)
+        merged.omitted.update(dating.omitted)
+        merged.warnings.extend(w for w in dating.warnings if w not in merged.warnings)
+        merged.undated.extend(dating.undated)
+        merged.by.update(dating.by)
+        merged.deciders.update(dating.deciders)
+        merged.notes.extend(dating.notes)
+    return merged

@@ -11,11 +11,12 @@ clone is shallow, and dates the files whose change lies beyond its boundary (see
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
@@ -35,7 +36,7 @@ from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike
-from mkdocs_sitemap_pro.plugin.pages import SitemapPage
+from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["Carry", "carry_previous", "previous_location", "write_manifest"]
 
@@ -127,19 +128,21 @@ def _read(location: str, filename: str) -> Manifest | str:
 
 
 def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
-                   builds: Iterable[tuple[Sequence[SitemapPage], Dependencies | None]],
-                   left_out: Iterable[str] = ()) -> str | None:
+                   builds: Iterable[tuple[Files, Collection, Dependencies | None]]) -> str | None:
     """Write this build's manifest beside the entry sitemap: every file that dated one
     of the listed pages (of each language build), and the URLs (relative to site_dir)
     of built pages left out on purpose; its name, or None when there is no repository
     to date by (then nothing can be carried)."""
     if history is None or history.key is None:
         return None
+    builds = list(builds)
+    left_out = [file.url for files, found, _ in builds for src_uri in found.left_out
+                if (file := files.get_file_from_path(src_uri)) is not None and file.page]
     names: dict[bytes, None] = {}  # git's names of the dating files, once each
     name_of = history.name
-    for pages, dependencies in builds:
+    for _, found, dependencies in builds:
         shows = dependencies.pages if dependencies is not None else {}
-        for page in pages:
+        for page in found.pages:
             if page.source_path is not None:
                 names[name_of(page.source_path) or b""] = None
             shown = shows.get(page.src_uri)

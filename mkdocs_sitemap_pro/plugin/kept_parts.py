@@ -2,7 +2,7 @@
 
 A part is what the pipeline makes of one build (of one language, under static-i18n): the
 pages collected, dated and made into entries. It depends on the options, each page's
-identity (``pages.identities``), the key of the git answers, the pages neither rendered
+identity (``page_says.identities``), the key of the git answers, the pages neither rendered
 nor cached, and what each page says (``Says``). Under ``mkdocs serve --dirty`` a save
 renders one page; when all of that is as in the last build and every page rendered now
 says what it said then, the last part is this build's: one comparison per build and one
@@ -19,7 +19,7 @@ from mkdocs.structure.files import Files
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
 from mkdocs_sitemap_pro.core.shown import Shown
 from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
-from mkdocs_sitemap_pro.plugin.pages import Identity, KeptPages, Seen, identities
+from mkdocs_sitemap_pro.plugin.page_says import Identity, KeptPages, Seen, identities
 
 __all__ = ["Kept", "KeptParts", "PartKey", "Says", "says"]
 

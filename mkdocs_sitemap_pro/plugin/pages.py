@@ -12,36 +12,24 @@ Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged
 import datetime as dt
 import os
 import time
-from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils.meta import YAML_RE, get_data
+from mkdocs.utils.meta import YAML_RE
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, read_back
 
 #: How far a file's modification time may lag the clock (the kernel stamps files with a
 #: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
 #: was written are read again, in case another plugin replaced them.
 _CLOCK_SLACK_NS = 50_000_000
-
-
-#: Plugins whose on_post_build writes no page (a search index only): with nothing else
-#: running after the pages are written, no page is looked at on disk again.
-_WRITES_NO_PAGE = frozenset({"mkdocs.contrib.search", "material.plugins.search.plugin"})
-
-
-def writes_no_page(method: object) -> bool:
-    """Whether an on_post_build handler is one that never rewrites a built page."""
-    owner = getattr(method, "__self__", None)
-    return owner is not None and type(owner).__module__ in _WRITES_NO_PAGE
 
 
 class SitemapPage(NamedTuple):
@@ -51,46 +39,6 @@ class SitemapPage(NamedTuple):
     url: str
     source_path: str | None  # None for a page another plugin generated
     settings: PageSettings
-
-
-class Seen(NamedTuple):
-    """What a page said in the build that rendered it (or read it back)."""
-
-    meta: Mapping[str, object]
-    head: HeadDirectives
-    unparsed_front_matter: bool
-
-
-#: A page's identity in a build: what its collection depends on besides what it says.
-Identity = tuple[object, ...]
-
-
-def identities(files: Iterable[File]) -> list[Identity]:
-    """Each page's identity: source, HTML and URL paths, generator, inclusion. (Pages are
-    the files MkDocs made a page of: cheaper to find than ``documentation_pages()``.)"""
-    return [
-        (f.src_uri, f.abs_src_path, f.abs_dest_path, f.url, f.generated_by, f.inclusion,
-         page.canonical_url)
-        for f in files
-        if (page := f.page) is not None
-    ]
-
-
-class KeptPages:
-    """What each page said in earlier builds of this process, by its source and HTML path."""
-
-    def __init__(self) -> None:
-        self._pages: dict[tuple[str | None, str], Seen] = {}
-
-    def recall(self, file: File) -> Seen | None:
-        """What a page that this build did not render said last time (see the module)."""
-        return self._pages.get((file.abs_src_path, file.abs_dest_path))
-
-    def keep(self, file: File, seen: Seen) -> None:
-        self._pages[(file.abs_src_path, file.abs_dest_path)] = seen
-
-    def clear(self) -> None:
-        self._pages.clear()
 
 
 class Collection:
@@ -150,7 +98,7 @@ class PageCollector:
         kept = self._kept
         seen = kept.recall(file) if kept is not None else None
         if seen is None:
-            seen = _read_back(file)
+            seen = read_back(file)
             if kept is not None:
                 kept.keep(file, seen)
         return seen
@@ -197,7 +145,7 @@ class PageCollector:
                 except OSError:
                     replaced = False
                 if replaced:
-                    seen = seen._replace(head=_head_on_disk(file))
+                    seen = seen._replace(head=head_on_disk(file))
                 self._rendered[src_uri] = seen
                 if self._kept is not None:
                     self._kept.keep(file, seen)
@@ -291,25 +239,3 @@ def _head_exclusion(head: HeadDirectives, url: str) -> str:
         if normalise_loc(target) != normalise_loc(url):
             return f"canonical link points to {target}"
     return ""
-
-
-def _read_back(file: File) -> Seen:
-    """A page ``--dirty`` did not rebuild: its source's front matter, its HTML on disk."""
-    try:
-        source = file.content_string
-    except (OSError, UnicodeDecodeError):
-        source = ""
-    _, meta = get_data(source)
-    return Seen(
-        meta=meta,
-        head=_head_on_disk(file),
-        unparsed_front_matter=not meta and bool(YAML_RE.match(source)),
-    )
-
-
-def _head_on_disk(file: File) -> HeadDirectives:
-    """The head directives of a page's HTML as it is on disk now."""
-    try:
-        return read_head(Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace"))
-    except OSError:
-        return HeadDirectives()

@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages
+from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
@@ -117,7 +117,7 @@ def write_sitemap(
     if versioned is not None:
         site = versioned.folder
     parts = [_gather(options, each, versioned) for each in (*earlier, build)]
-    dated = _merged([part.dated for part in parts])
+    dated = merge_datings([part.dated for part in parts])
     report.dating(dated, options.lastmod)
     page_date.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
@@ -161,8 +161,7 @@ def write_sitemap(
         builds = (*earlier, build)
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
-                (part.found.pages, each.dependencies) for part, each in zip(parts, builds)],
-                left_out=_left_out_urls(parts))
+                (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)])
         except OSError as error:
             raise PluginError(
                 f"sitemap-pro: could not write the manifest into {config.site_dir}: {error}"
@@ -236,36 +235,8 @@ def _rendered_says(build: Build) -> dict[str, Says]:
     }
 
 
-def _left_out_urls(parts: Sequence[Part]) -> list[str]:
-    """The URLs (relative to site_dir) of the built pages each part left out."""
-    urls = []
-    for part in parts:
-        for src_uri in part.found.left_out:
-            file = part.files.get_file_from_path(src_uri)
-            if file is not None and file.page is not None:
-                urls.append(file.url)
-    return urls
-
-
 def _source(file: File) -> str | None:
     return None if file.generated_by else file.abs_src_path
-
-
-def _merged(datings: Sequence[Dating]) -> Dating:
-    """The dating of several language builds as one (each git warning once)."""
-    if len(datings) == 1:
-        return datings[0]
-    merged = Dating()
-    for dating in datings:
-        merged.lastmods.update(dating.lastmods)
-        merged.sources.update(dating.sources)
-        merged.omitted.update(dating.omitted)
-        merged.warnings.extend(w for w in dating.warnings if w not in merged.warnings)
-        merged.undated.extend(dating.undated)
-        merged.by.update(dating.by)
-        merged.deciders.update(dating.deciders)
-        merged.notes.extend(dating.notes)
-    return merged
 
 
 def _entries(

@@ -32,7 +32,8 @@ from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.dating import Dater
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
 from mkdocs_sitemap_pro.plugin.page_date import PageDates
-from mkdocs_sitemap_pro.plugin.pages import PageCollector, writes_no_page
+from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
+from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
 # A page's conversion window opens before every other plugin and closes after all.

@@ -8,21 +8,19 @@ Every repository is real: an origin with fixed commit dates, clones made by git 
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import http.server
 import json
 import logging
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
+from tests.support.browser import serve
 from tests.support.dates import day, utc
 from tests.support.git import git_env
 from tests.support.sites import SITE_URL, Built, Site
@@ -266,20 +264,8 @@ def test_a_corrupt_or_missing_manifest_is_a_warning_and_no_date(history_site, pu
 @pytest.fixture
 def server(published: Path) -> Iterator[str]:
     """The last deploy, published over HTTP on this machine: its base URL."""
-    handler = functools.partial(_Quiet, directory=str(published.parent))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base's name
-        pass
+    with serve(published.parent) as base:
+        yield base
 
 
 def test_previous_auto_reads_the_manifest_published_at_site_url(history_site, server, tmp_path):

@@ -1,0 +1,90 @@
+"""What a built page says of itself: its front matter and rendered head (``Seen``), read
+back from disk for a page this build did not render, kept across ``mkdocs serve``
+builds (``KeptPages``), and whether anything after the pages were written may rewrite
+one (``writes_no_page``).
+"""
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from mkdocs.structure.files import File
+from mkdocs.utils.meta import YAML_RE, get_data
+
+from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+
+__all__ = ["Identity", "KeptPages", "Seen", "head_on_disk", "identities", "read_back",
+           "writes_no_page"]
+
+#: Plugins whose on_post_build writes no page (a search index only): with nothing else
+#: running after the pages are written, no page is looked at on disk again.
+_WRITES_NO_PAGE = frozenset({"mkdocs.contrib.search", "material.plugins.search.plugin"})
+
+
+def writes_no_page(method: object) -> bool:
+    """Whether an on_post_build handler is one that never rewrites a built page."""
+    owner = getattr(method, "__self__", None)
+    return owner is not None and type(owner).__module__ in _WRITES_NO_PAGE
+
+
+
+class Seen(NamedTuple):
+    """What a page said in the build that rendered it (or read it back)."""
+
+    meta: Mapping[str, object]
+    head: HeadDirectives
+    unparsed_front_matter: bool
+
+
+#: A page's identity in a build: what its collection depends on besides what it says.
+Identity = tuple[object, ...]
+
+
+def identities(files: Iterable[File]) -> list[Identity]:
+    """Each page's identity: source, HTML and URL paths, generator, inclusion. (Pages are
+    the files MkDocs made a page of: cheaper to find than ``documentation_pages()``.)"""
+    return [
+        (f.src_uri, f.abs_src_path, f.abs_dest_path, f.url, f.generated_by, f.inclusion,
+         page.canonical_url)
+        for f in files
+        if (page := f.page) is not None
+    ]
+
+
+class KeptPages:
+    """What each page said in earlier builds of this process, by its source and HTML path."""
+
+    def __init__(self) -> None:
+        self._pages: dict[tuple[str | None, str], Seen] = {}
+
+    def recall(self, file: File) -> Seen | None:
+        """What a page that this build did not render said last time (see the module)."""
+        return self._pages.get((file.abs_src_path, file.abs_dest_path))
+
+    def keep(self, file: File, seen: Seen) -> None:
+        self._pages[(file.abs_src_path, file.abs_dest_path)] = seen
+
+    def clear(self) -> None:
+        self._pages.clear()
+
+
+def read_back(file: File) -> Seen:
+    """A page ``--dirty`` did not rebuild: its source's front matter, its HTML on disk."""
+    try:
+        source = file.content_string
+    except (OSError, UnicodeDecodeError):
+        source = ""
+    _, meta = get_data(source)
+    return Seen(
+        meta=meta,
+        head=head_on_disk(file),
+        unparsed_front_matter=not meta and bool(YAML_RE.match(source)),
+    )
+
+
+def head_on_disk(file: File) -> HeadDirectives:
+    """The head directives of a page's HTML as it is on disk now."""
+    try:
+        return read_head(Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return HeadDirectives()
