@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from mkdocs_sitemap_pro import __version__
-from mkdocs_sitemap_pro.cli import build, check, versions
+from mkdocs_sitemap_pro.cli import build, changes, check, indexnow, versions
 
 __all__ = ["main"]
 
@@ -33,6 +33,8 @@ def parser() -> argparse.ArgumentParser:
     versions.register(commands)
     check.register(commands)
     build.register(commands)
+    changes.register(commands)
+    indexnow.register(commands)
     return top
 
 

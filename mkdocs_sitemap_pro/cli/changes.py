@@ -1,0 +1,107 @@
+"""``mkdocs-sitemap-pro changes OLD NEW``: URLs added, removed and updated between two trees.
+
+One line per URL (``kind url``, and the lastmods of an updated one), or with ``--json``
+one JSON record per line. Exit 0 with or without changes, 2 when a tree cannot be read.
+A lastmod that went back is listed as ``backwards`` and warned about on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from mkdocs_sitemap_pro.core.changes import Change, SitemapUrls, compare, read_urls
+from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
+
+__all__ = ["add_reading_options", "read_pair", "register", "run", "warn_backwards"]
+
+
+def add_reading_options(command: argparse.ArgumentParser) -> None:
+    """``--site-url``, ``--timeout`` and ``--max-files``, as ``check`` has them."""
+    command.add_argument("--site-url", metavar="URL",
+                         help="the URL a folder is published at (default: read from its "
+                              "robots.txt, else the other tree's)")
+    command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                         help="per HTTP request (default: 10)")
+    command.add_argument("--max-files", type=int, default=1_000, metavar="N",
+                         help="sitemap files followed at most, per tree (default: 1000)")
+
+
+def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the ``changes`` subcommand."""
+    command = commands.add_parser(
+        "changes",
+        help="the URLs added, removed and updated between two sitemap trees",
+        description=(
+            "Read two sitemap trees (each a built site's folder, a sitemap file or an "
+            "http(s) URL) and list the URLs added, removed and updated: a newer lastmod, "
+            "or, when both have the manifest, other content for a file dated as the page "
+            "is. A lastmod that went back is listed as 'backwards'."
+        ),
+    )
+    command.add_argument("old", metavar="OLD", help="the earlier tree")
+    command.add_argument("new", metavar="NEW", help="the later tree")
+    command.add_argument("--json", action="store_true", help="one JSON record per line")
+    add_reading_options(command)
+    command.set_defaults(run=run)
+
+
+def options_of(args: argparse.Namespace) -> CheckOptions:
+    """The reading options of the command line."""
+    return CheckOptions(site_url=args.site_url, timeout=args.timeout, max_files=args.max_files)
+
+
+def read_pair(old: str, new: str, options: CheckOptions) -> tuple[SitemapUrls, SitemapUrls]:
+    """Both trees, NEW first: a folder that cannot tell its URL is taken to be NEW's."""
+    later = read_urls(new, options)
+    return read_urls(old, options, later.site_url), later
+
+
+def record(change: Change) -> dict[str, str | None]:
+    """One change as its JSON record."""
+    return {"kind": change.kind, "url": change.url, "old": change.old, "new": change.new,
+            "reason": change.reason or None}
+
+
+def line(change: Change) -> str:
+    """One change as a line of text."""
+    text = f"{change.kind:<9} {change.url}"
+    if change.reason == "content":
+        return f"{text}  (content changed; lastmod {change.new})"
+    if change.kind in ("updated", "backwards"):
+        return f"{text}  ({change.old} -> {change.new})"
+    return text
+
+
+def warn_backwards(changes: Sequence[Change], command: str) -> None:
+    """One warning on stderr for the URLs whose lastmod went back."""
+    back = sum(change.kind == "backwards" for change in changes)
+    if back:
+        print(f"mkdocs-sitemap-pro {command}: warning: {back:,} URL"
+              f"{'' if back == 1 else 's'}' lastmod went backwards: the history was "
+              "rewritten, or dates were carried wrongly (a shallow clone without the "
+              "last deploy's manifest?)", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare, print one line (or record) per change, return the exit status."""
+    try:
+        old, new = read_pair(args.old, args.new, options_of(args))
+    except CheckError as error:
+        print(f"mkdocs-sitemap-pro changes: cannot compare: {error}", file=sys.stderr)
+        return 2
+    changes = compare(old, new)
+    if args.json:
+        text = "".join(json.dumps(record(c), ensure_ascii=False) + "\n" for c in changes)
+    else:
+        text = "".join(line(c) + "\n" for c in changes)
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `changes … | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    warn_backwards(changes, "changes")
+    return 0

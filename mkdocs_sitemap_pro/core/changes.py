@@ -1,0 +1,188 @@
+"""``changes``: which URLs were added, removed and updated between two sitemap trees.
+
+A tree (a site folder, a sitemap file or an http(s) URL) is read as ``check`` reads it:
+the same safe sources, size caps and file cap, robots.txt first. A tree read only in
+part (a file missing, unreadable, too large or not XML, the file cap reached) is refused
+rather than compared: its missing URLs would read as removed.
+
+Updated means a newer ``lastmod`` (compared at the coarser precision of the two, so a
+switch between ``date`` and ``datetime`` is no change), or, when both trees have our
+manifest, a different content identity. The manifest keeps no identity per URL, only
+per file that dated a page ([object id, date], by hashed path); a URL is tied to the
+files whose recorded date is its lastmod (the same second, or the same UTC day for a
+date), as a page's lastmod is the date of the newest file it shows. Same lastmod, and
+one of those files recorded in both manifests with other content: updated ("content").
+That finds a page changed twice on one day under ``lastmod_format: date``, or changed by
+an ignored commit; it may also name a page dated by another file of the same second or
+day (an extra recrawl, never a missed change). A lastmod that went back is its own
+kind, ``backwards``: history was rewritten, or dates were carried wrongly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping
+from typing import Literal, NamedTuple
+
+from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
+from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.run import _from_robots, _start
+from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
+from mkdocs_sitemap_pro.core.check.tree import TreeLimits, follow
+from mkdocs_sitemap_pro.core.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
+from mkdocs_sitemap_pro.core.protocol import UTC, check_lastmod, utc_key
+
+__all__ = ["Change", "ChangeKind", "NoSitemap", "SitemapUrls", "compare", "read_urls"]
+
+ChangeKind = Literal["added", "removed", "updated", "backwards"]
+KINDS: tuple[ChangeKind, ...] = ("added", "removed", "updated", "backwards")
+
+# What ``follow`` reports when part of a tree was not read.
+_NOT_READ = frozenset({"missing", "unreadable", "byte-limit", "xml", "file-cap", "nested-index"})
+
+
+class NoSitemap(CheckError):
+    """The target exists but holds no sitemap at all (every entry file is absent)."""
+
+
+class Change(NamedTuple):
+    """One URL's change: ``old``/``new`` are its lastmod texts (None if absent or not
+    listed); ``reason`` is ``lastmod`` or ``content`` for ``updated``, else ``""``."""
+
+    url: str
+    kind: ChangeKind
+    old: str | None
+    new: str | None
+    reason: str = ""
+
+
+class SitemapUrls(NamedTuple):
+    """A tree's URLs (loc -> lastmod text, in the order listed), the URL its files are
+    published at, and what its manifests recorded per hashed file (None: no manifest)."""
+
+    site_url: str
+    urls: Mapping[str, str | None]
+    files: Mapping[str, tuple[str, dt.datetime]] | None
+
+
+def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None = None
+              ) -> SitemapUrls:
+    """Read the whole tree at ``target``; ``CheckError`` (``NoSitemap``) if it cannot be.
+
+    ``fallback_site_url`` is the URL a folder that cannot tell its own (no robots.txt)
+    is taken to be published at: the other tree's, for two deploys of one site."""
+    try:
+        start = _start(target, options)
+    except CheckError:
+        if fallback_site_url is None or options.site_url is not None:
+            raise
+        start = _start(target, dataclasses.replace(options, site_url=fallback_site_url))
+    found = Findings()
+    entries = start.files or _from_robots(start, found)
+    limits = TreeLimits(options.max_bytes, options.max_files)
+    now = options.now or dt.datetime.now(UTC)
+    walked = Findings()  # the protocol's rules are check's business: only what was not read counts
+    tree = follow(entries, start.source, start.site, limits, now, walked)
+    problems = [f for f in walked.items if f.rule in _NOT_READ]
+    if not tree.files and problems and all(f.rule == "missing" for f in problems):
+        raise NoSitemap(f"there is no sitemap at {target}: " + "; ".join(f.message for f in problems))
+    if problems:
+        raise CheckError(f"the sitemap tree at {target} could not be read whole: "
+                         + "; ".join(f"{f.file}: {f.message}" for f in problems))
+    urls: dict[str, str | None] = {}
+    for loaded in tree.files:
+        if not loaded.doc.file.is_index:
+            for entry in loaded.doc.file.entries:
+                if entry.loc and (entry.loc not in urls or _newer(entry.lastmod, urls[entry.loc])):
+                    urls[entry.loc] = entry.lastmod
+    return SitemapUrls(start.site.url, urls, _manifest_files(entries, start.source))
+
+
+def _manifest_files(entries: list[str], source: Source
+                    ) -> dict[str, tuple[str, dt.datetime]] | None:
+    """Every file the manifests beside the entry sitemaps recorded; None when none has one
+    (a manifest that does not parse counts as none: nothing in it can be trusted)."""
+    files: dict[str, tuple[str, dt.datetime]] | None = None
+    for url in entries:
+        folder, _, name = url.rpartition("/")
+        if not name.endswith(".xml"):
+            continue
+        try:
+            data = source.read(f"{folder}/{manifest_name(name)}", MAX_BYTES)
+            if data is None:
+                continue
+            manifest = parse_manifest(data)
+        except (FetchError, ManifestError):
+            continue
+        files = {**(files or {}), **manifest.files}
+    return files
+
+
+def _value(text: str | None) -> dt.date | dt.datetime | None:
+    if text is None:
+        return None
+    try:
+        return check_lastmod(text)
+    except ValueError:
+        return None
+
+
+def _order(old: dt.date | dt.datetime, new: dt.date | dt.datetime) -> int:
+    """-1, 0 or 1 as ``new`` is older, the same or newer; a date against a datetime
+    compares by the datetime's UTC day."""
+    if type(old) is dt.date or type(new) is dt.date:
+        a, b = utc_key(old).date(), utc_key(new).date()
+    else:
+        a, b = utc_key(old), utc_key(new)
+    return (b > a) - (b < a)
+
+
+def _newer(text: str | None, than: str | None) -> bool:
+    new, old = _value(text), _value(than)
+    return new is not None and (old is None or _order(old, new) > 0)
+
+
+def _content_changed(lastmod: dt.date | dt.datetime, old: Mapping[str, tuple[str, dt.datetime]],
+                     new: Mapping[str, tuple[str, dt.datetime]]) -> bool:
+    """Whether a file dated ``lastmod`` in ``new`` is recorded in ``old`` with other content."""
+    if type(lastmod) is dt.date:
+        day = lastmod
+
+        def dated(when: dt.datetime) -> bool:
+            return when.astimezone(UTC).date() == day
+    else:
+        moment = utc_key(lastmod).replace(microsecond=0)
+
+        def dated(when: dt.datetime) -> bool:
+            return when == moment
+    for key, (oid, when) in new.items():
+        before = old.get(key)
+        if before is not None and before[0] != oid and dated(when):
+            return True
+    return False
+
+
+def compare(old: SitemapUrls, new: SitemapUrls) -> list[Change]:
+    """The changes from ``old`` to ``new``: by kind (added, removed, updated, backwards),
+    then in the order the URLs are listed (``removed`` in the old tree's order)."""
+    found: dict[ChangeKind, list[Change]] = {kind: [] for kind in KINDS}
+    manifests = old.files is not None and new.files is not None
+    for url, text in new.urls.items():
+        if url not in old.urls:
+            found["added"].append(Change(url, "added", None, text))
+            continue
+        before = old.urls[url]
+        was, now = _value(before), _value(text)
+        if was is None or now is None:
+            continue  # a missing or unreadable lastmod says nothing about a change
+        order = _order(was, now)
+        if order > 0:
+            found["updated"].append(Change(url, "updated", before, text, "lastmod"))
+        elif order < 0:
+            found["backwards"].append(Change(url, "backwards", before, text))
+        elif manifests and _content_changed(now, old.files or {}, new.files or {}):
+            found["updated"].append(Change(url, "updated", before, text, "content"))
+    found["removed"] = [Change(url, "removed", text, None)
+                        for url, text in old.urls.items() if url not in new.urls]
+    return [change for kind in KINDS for change in found[kind]]

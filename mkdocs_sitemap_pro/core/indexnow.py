@@ -1,0 +1,211 @@
+"""IndexNow: telling search engines which URLs changed, by one POST per batch.
+
+What the protocol asks (indexnow.org): a key of 8 to 128 characters of ``a-zA-Z0-9-``,
+served in a text file holding only the key; a JSON body ``{"host", "key",
+"keyLocation", "urlList"}`` of at most 10,000 URLs, all of ``host``; a key file under a
+folder covers only the URLs under that folder. Nothing here knows MkDocs: the site is a
+folder and the URL it is published at, the URLs come from ``changes``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import urlsplit
+
+__all__ = [
+    "DEFAULT_ENDPOINT",
+    "MAX_URLS_PER_REQUEST",
+    "IndexNowError",
+    "KeyFile",
+    "Request",
+    "SendError",
+    "batches",
+    "check_key",
+    "explain",
+    "find_key_file",
+    "plan",
+    "post",
+    "uncovered",
+]
+
+#: URLs in one IndexNow request (the protocol's limit).
+MAX_URLS_PER_REQUEST = 10_000
+DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
+#: The statuses that mean the URLs were received (202: the key is still to be checked).
+ACCEPTED = frozenset({200, 202})
+_KEY = re.compile(r"[a-zA-Z0-9-]{8,128}")
+_KEY_FILE_MAX_BYTES = 1024  # a key is at most 128 characters; room for white space
+_USER_AGENT = "mkdocs-sitemap-pro-indexnow"
+
+
+class IndexNowError(Exception):
+    """Nothing can be sent: no usable key, or a key file that does not cover the URLs."""
+
+
+class SendError(Exception):
+    """A request got no answer (a timeout, a refused connection): the message says why."""
+
+
+class KeyFile(NamedTuple):
+    """The key, its file in the site folder, and the URL it is served at (keyLocation)."""
+
+    key: str
+    path: Path
+    url: str
+
+
+class Request(NamedTuple):
+    """One POST: the endpoint, the host its URLs are of, and the JSON body."""
+
+    endpoint: str
+    host: str
+    body: dict[str, object]
+
+    def data(self) -> bytes:
+        """The body as sent: UTF-8 JSON."""
+        return json.dumps(self.body, ensure_ascii=False).encode("utf-8")
+
+
+def check_key(value: str) -> str:
+    """Return ``value`` if it is an IndexNow key (8-128 of ``a-zA-Z0-9-``)."""
+    if not _KEY.fullmatch(value):
+        raise IndexNowError(f"{value!r} is not an IndexNow key: it must be 8 to 128 "
+                            "characters of a-z, A-Z, 0-9 and '-'")
+    return value
+
+
+def _held(path: Path) -> str | None:
+    """The text a key file holds (white space around it dropped), None if unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_KEY_FILE_MAX_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > _KEY_FILE_MAX_BYTES:
+        return None
+    return data.decode("utf-8", "replace").strip()
+
+
+def find_key_file(site_dir: Path, site_url: str, key: str | None = None,
+                  key_file: Path | None = None) -> KeyFile:
+    """The key file the engines will read, checked: ``key_file`` (inside ``site_dir``,
+    holding the key), else ``<key>.txt`` at the root, else the one root ``*.txt`` that
+    holds its own name. ``IndexNowError`` says what is missing."""
+    root = site_dir.resolve()
+    if key is not None:
+        check_key(key)
+    if key_file is None and key is not None:
+        key_file = site_dir / f"{key}.txt"
+    if key_file is None:
+        found = [p for p in sorted(root.glob("*.txt"))
+                 if p.is_file() and _KEY.fullmatch(p.stem) and _held(p) == p.stem]
+        if not found:
+            raise IndexNowError(f"no key file in {site_dir}: pass --key KEY (with KEY.txt "
+                                "holding KEY in the site) or --key-file PATH")
+        if len(found) > 1:
+            names = ", ".join(p.name for p in found)
+            raise IndexNowError(f"more than one key file in {site_dir} ({names}): pass --key")
+        key_file = found[0]
+    path = key_file.resolve()
+    if not path.is_relative_to(root):
+        raise IndexNowError(f"the key file {key_file} is not in the site folder {site_dir}: "
+                            "the engines can only read what is deployed")
+    held = _held(path)
+    if held is None or not path.is_file():
+        raise IndexNowError(f"there is no key file at {key_file} (it must be deployed "
+                            "with the site, holding the key)")
+    if key is not None and held != key:
+        raise IndexNowError(f"{key_file} does not hold the key {key!r}: the engines "
+                            "would refuse it (403)")
+    check_key(held)
+    return KeyFile(held, path, site_url + path.relative_to(root).as_posix())
+
+
+def uncovered(urls: Iterable[str], key: KeyFile) -> list[str]:
+    """The URLs a key file does not cover: another host or scheme, or outside its folder."""
+    folder = key.url.rsplit("/", 1)[0] + "/"
+    scheme, host = urlsplit(folder).scheme.lower(), urlsplit(folder).netloc.lower()
+    out = []
+    for url in urls:
+        parts = urlsplit(url)
+        if (parts.scheme.lower() != scheme or parts.netloc.lower() != host
+                or not url[len(parts.scheme):].startswith(folder[len(scheme):])):
+            out.append(url)
+    return out
+
+
+def batches(urls: Iterable[str], limit: int = MAX_URLS_PER_REQUEST
+            ) -> list[tuple[str, list[str]]]:
+    """``urls`` grouped by host (in order of first appearance), cut into runs of at most
+    ``limit``: one request each."""
+    if limit < 1:
+        raise ValueError(f"a batch holds at least one URL, not {limit}")
+    by_host: dict[str, list[str]] = {}
+    for url in dict.fromkeys(urls):
+        by_host.setdefault(urlsplit(url).hostname or "", []).append(url)
+    return [(host, listed[at:at + limit]) for host, listed in by_host.items()
+            for at in range(0, len(listed), limit)]
+
+
+def plan(urls: Sequence[str], key: KeyFile, endpoint: str = DEFAULT_ENDPOINT,
+         limit: int = MAX_URLS_PER_REQUEST) -> list[Request]:
+    """The requests that submit ``urls`` with ``key``."""
+    if urlsplit(endpoint).scheme.lower() not in ("http", "https"):
+        raise IndexNowError(f"the endpoint {endpoint!r} is not an http(s) URL")
+    return [Request(endpoint, host, {"host": host, "key": key.key, "keyLocation": key.url,
+                                     "urlList": listed})
+            for host, listed in batches(urls, limit)]
+
+
+def post(request: Request, timeout: float) -> int:
+    """Send one request; its HTTP status (redirects are not followed: a POST is not
+    resent elsewhere). ``SendError`` when there is no answer."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (urllib.request.HTTPHandler(), urllib.request.HTTPSHandler(),
+                    urllib.request.HTTPDefaultErrorHandler(),
+                    urllib.request.HTTPErrorProcessor()):
+        opener.add_handler(handler)
+    sent = urllib.request.Request(request.endpoint, data=request.data(), method="POST", headers={
+        "Content-Type": "application/json; charset=utf-8", "User-Agent": _USER_AGENT})
+    try:
+        with opener.open(sent, timeout=timeout) as response:
+            response.read(64 * 1024)
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+    except TimeoutError:
+        raise SendError(f"no answer from {request.endpoint} within {timeout:g} seconds") from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", error)
+        if isinstance(reason, TimeoutError):
+            raise SendError(f"no answer from {request.endpoint} within {timeout:g} seconds") from None
+        raise SendError(f"cannot reach {request.endpoint}: {reason}") from None
+
+
+def explain(status: int, request: Request) -> str:
+    """What a status means for this request, and what to do about it."""
+    host, where = request.host, str(request.body["keyLocation"])
+    if status == 200:
+        return "200 OK: received"
+    if status == 202:
+        return "202 Accepted: received; the endpoint will check the key"
+    if status == 400:
+        return ("400 Bad Request: the endpoint found the request malformed; "
+                "see it with --dry-run and report it as a bug of mkdocs-sitemap-pro")
+    if status == 403:
+        return (f"403 Forbidden: the key is not valid for {host}: {where} must be "
+                "deployed and serve exactly the key (deploy first, then submit)")
+    if status == 422:
+        return (f"422 Unprocessable Entity: URLs that are not of {host} or not under "
+                f"{where.rsplit('/', 1)[0]}/, or a key the protocol refuses: "
+                "check site_url and the key")
+    if status == 429:
+        return ("429 Too Many Requests: the endpoint takes this for spam; retry later, "
+                "and submit only URLs that changed")
+    return f"HTTP {status}: not an answer of the IndexNow protocol; retry later"
