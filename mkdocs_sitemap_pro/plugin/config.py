@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from mkdocs_sitemap_pro.core import protocol
 from mkdocs_sitemap_pro.core.git import is_commit_id
+from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
     MAX_URLS,
@@ -28,6 +29,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     check_filename,
     check_limit,
 )
+from mkdocs_sitemap_pro.core.writer.feed import FEED_MAX_SIZE
 
 T = TypeVar("T")
 
@@ -64,7 +66,8 @@ class _Filename(c.BaseConfigOption[str]):
 
 
 class _ProtocolValue(c.BaseConfigOption[Optional[T]]):
-    """An optional value checked by one of ``protocol``'s rules (changefreq, priority)."""
+    """An optional value checked by one of the core's rules (changefreq, priority, the
+    IndexNow key)."""
 
     def __init__(self, check: Callable[[object], T]) -> None:
         super().__init__()
@@ -196,6 +199,9 @@ class SitemapProConfig(base.Config):
     fetch_history = c.Choice[Literal["never", "auto"]](("never", "auto"), default="never")
     manifest = c.Type(bool, default=True)  # <stem>.manifest.json beside the entry sitemap
     previous = _Previous()  # the last deploy's manifest: dates for a shallow clone
+    indexnow_key = _ProtocolValue(check_indexnow_key)  # writes <key>.txt at site_dir's root
+    feed = c.Type(bool, default=False)  # <stem>.atom: the most recently updated pages
+    feed_size = _BoundedInt(1, FEED_MAX_SIZE, 20)  # entries in that feed
     # The option is `validate`; the trailing underscore (MkDocs strips it) keeps
     # Config.validate(), the method MkDocs calls, from being shadowed.
     validate_ = c.Type(bool, default=False)

@@ -24,6 +24,8 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
+from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
@@ -136,6 +138,8 @@ def write_sitemap(
             build_time=build.build_time,
             html_view=options.html_view,
             title=config.site_name or "",
+            feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
+                               build.serving),
         )
     except (OSError, SitemapError) as error:
         raise PluginError(
@@ -145,6 +149,8 @@ def write_sitemap(
     report.written(
         written, lambda: {item.entry.loc: item.src_uri for part in parts for item in part.listed}
     )
+    report_feed(options, written, build.serving)
+    write_indexnow_key(options, config, build.files, build.serving)  # not under serve
     if written.url_count == 0:
         if versioned is not None and versioned.canonical_elsewhere:
             log.info(

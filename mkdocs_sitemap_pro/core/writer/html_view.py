@@ -5,7 +5,8 @@ urlset's page is a table of its URLs, made from the very text written into the X
 each (its escaped loc and the elements after it), so the page shows exactly what
 crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
 ``noindex``, and carries a generator mark: the writer replaces or removes only pages
-that carry it, so a site's own ``sitemap.html`` is never touched.
+that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom feed
+(``feed``) is written beside them, every page links to it, for people and for readers.
 """
 
 import datetime as dt
@@ -134,12 +135,18 @@ def _date_cell(text: str | None) -> str:
 
 
 def _page(title: str, heading: str, summary: str, head_row: str, rows: list[str],
-          xml_name: str, crumb: str = "") -> str:
+          xml_name: str, crumb: str = "", feed: str | None = None) -> str:
+    feed_head = feed_foot = ""
+    if feed is not None:
+        feed_head = (f'<link rel="alternate" type="application/atom+xml" '
+                     f'title="Recently updated pages" href="{escape(feed)}">\n')
+        feed_foot = f' Recently updated pages: <a href="{escape(feed)}">{escape(feed)}</a>.'
     return "".join([
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         '<meta name="robots" content="noindex">\n', _MARK.decode("ascii"), "\n",
-        f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        f"<title>{escape(title)}</title>\n", feed_head,
+        f"<style>{STYLE}</style>\n</head>\n<body>\n",
         '<div class="wrap">\n<header>\n', crumb,
         f'<p class="eyebrow">Sitemap</p>\n<h1>{escape(heading)}</h1>\n',
         f'<p class="summary">{summary}</p>\n</header>\n<main class="card">\n',
@@ -149,7 +156,7 @@ def _page(title: str, heading: str, summary: str, head_row: str, rows: list[str]
         "\n</tbody>\n</table>\n</main>\n",
         f'<footer>For search engines: <a href="{escape(xml_name)}">{escape(xml_name)}</a>. '
         "This page is for people: it is not listed in the sitemap and asks not to be "
-        "indexed.</footer>\n</div>\n",
+        f"indexed.{feed_foot}</footer>\n</div>\n",
         f"<script>{SCRIPT}</script>\n</body>\n</html>\n",
     ])
 
@@ -192,7 +199,7 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
 
 
 def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
-                back: str | None) -> str:
+                back: str | None, feed: str | None = None) -> str:
     """The page of one urlset: its URLs, with only the columns some URL has a value for."""
     columns = (
         any(e.changefreq for e in entries),
@@ -210,10 +217,11 @@ def urlset_page(entries: Sequence[_Row], title: str, xml_name: str, base: str,
               f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'
     crumb = f'<a class="crumb" href="{escape(back)}">← All sitemap files</a>\n' if back else ""
     return _page(f"{title} · sitemap ({xml_name})", title, summary,
-                 "<tr>" + "".join(head) + "</tr>", rows, xml_name, crumb)
+                 "<tr>" + "".join(head) + "</tr>", rows, xml_name, crumb, feed)
 
 
-def index_page(files: list[ViewFile], title: str, xml_name: str) -> str:
+def index_page(files: list[ViewFile], title: str, xml_name: str,
+               feed: str | None = None) -> str:
     """The page of an index: each file, linked to its page, with its URL count and lastmod."""
     total = sum(f.url_count for f in files)
     rows = [
@@ -228,25 +236,27 @@ def index_page(files: list[ViewFile], title: str, xml_name: str) -> str:
             '<th scope="col">Last modified</th><th scope="col">XML</th></tr>')
     summary = (f'<strong class="count">{total:,}</strong> URLs in {len(files):,} files, '
                f'listed by <a href="{escape(xml_name)}">{escape(xml_name)}</a>')
-    return _page(f"{title} · sitemap index", title, summary, head, rows, xml_name)
+    return _page(f"{title} · sitemap index", title, summary, head, rows, xml_name, "", feed)
 
 
 def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
-                index_name: str | None, title: str, base: str
+                index_name: str | None, title: str, base: str, feed: str | None = None
                 ) -> tuple[list[tuple[Path, str]], list[str], list[str]]:
     """Stage the page of every shard (and of the index); return (renames, names, refused).
+
+    ``feed``: the name of the Atom feed written beside them, which every page links to.
 
     A name already taken by a file that is not one of our pages is refused: it is the
     site's own page, and is left as it is.
     """
     pages: list[tuple[str, str]] = []
     if index_name is not None:
-        pages.append((view_name(index_name), index_page(shards, title, index_name)))
+        pages.append((view_name(index_name), index_page(shards, title, index_name, feed)))
     back = view_name(index_name) if index_name else None
     for shard in shards:
         entries = [_row(item) for item in shard.items]
         pages.append((view_name(shard.xml_name),
-                      urlset_page(entries, title, shard.xml_name, base, back)))
+                      urlset_page(entries, title, shard.xml_name, base, back, feed)))
     renames, names, refused = [], [], []
     for name, text in pages:
         target = folder / name

@@ -42,7 +42,7 @@ class KeptOutput:
         reusable = not report.dropped_lastmods and report.url_count > 0
         self._key = key if reusable else None
         self._report = report
-        names = (*report.files, *report.gz_files, *report.html_files)
+        names = (*report.files, *report.gz_files, *report.html_files, *report.feed_files)
         self._stamps = {name: file_stamp(folder / name) for name in names}
 
     def clear(self) -> None:

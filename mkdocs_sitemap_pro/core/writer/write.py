@@ -21,6 +21,10 @@ writes the files into a folder, in five steps:
    generator mark) that the new tree does not have are removed. Temporary files that a killed run
    left behind are removed before writing. Nothing else is ever removed.
 
+With ``feed`` (``FeedSettings``), ``<stem>.atom`` (``feed``: the newest of the items
+written, by their lastmod) is staged and renamed in the same commit, and the view pages
+link to it; a feed of ours that the new tree does not have is removed.
+
 Output is byte-for-byte reproducible: the same entries give the same ``.xml`` and
 ``.xml.gz`` bytes (gzip header time 0, no file name, fixed level ``GZIP_LEVEL``).
 """
@@ -44,6 +48,12 @@ from mkdocs_sitemap_pro.core.protocol import (
     format_lastmod,
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.writer.feed import (
+    FeedSettings,
+    feed_name,
+    remove_stale_feed,
+    stage_feed,
+)
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, remove_stale_views, stage_views
 from mkdocs_sitemap_pro.core.writer.index import previously_listed, write_index
 from mkdocs_sitemap_pro.core.writer.items import Dropped, collect, sort_and_merge
@@ -73,6 +83,8 @@ class WriteReport(NamedTuple):
     removed: tuple[str, ...] = ()
     html_files: tuple[str, ...] = ()  # view pages written (``html_view``)
     html_refused: tuple[str, ...] = ()  # view names taken by the site's own files
+    feed_files: tuple[str, ...] = ()  # the Atom feed written (``feed``), if one was
+    feed_refused: tuple[str, ...] = ()  # its name, when taken by the site's own file
 
 
 
@@ -90,6 +102,7 @@ def write_sitemaps(
     build_time: dt.datetime | None = None,
     html_view: bool = False,
     title: str = "",
+    feed: FeedSettings | None = None,
 ) -> WriteReport:
     """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring).
 
@@ -126,7 +139,7 @@ def write_sitemaps(
     folder.mkdir(parents=True, exist_ok=True)
     stem = options.stem
     # Temporary files of a run that was killed while writing: ours, and never removed else.
-    ours = re.escape(stem) + r"(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html)(?:\.bak)?"
+    ours = re.escape(stem) + r"(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
     leftovers = remove_leftovers(folder, re.compile(ours))
     staged = StagedFiles(folder)
     try:
@@ -155,6 +168,14 @@ def write_sitemaps(
         gz_files = [name + ".gz" for name in files] if gzip else []
         html_files: list[str] = []
         refused: list[str] = []
+        feed_file: str | None = None
+        feed_refused = False
+        if feed is not None:
+            left_out = {d.loc for d in dropped}  # too big for a file: not written
+            written = (item for item in ordered if not left_out or item[6] not in left_out)
+            feed_renames, feed_file, feed_refused = stage_feed(
+                folder, staged, written, stem, site, feed, lastmod_format)
+            renames = feed_renames + renames
         if html_view:
             views = [
                 ViewFile(
@@ -164,7 +185,8 @@ def write_sitemaps(
                 for shard, name in zip(shards, files[1:] if is_index else files)
             ]
             view_renames, html_files, refused = stage_views(
-                folder, staged, views, filename if is_index else None, title, site.url
+                folder, staged, views, filename if is_index else None, title, site.url,
+                feed_file,
             )
             renames = view_renames + renames
         previous = previously_listed(folder / filename, stem)
@@ -173,7 +195,8 @@ def write_sitemaps(
         staged.discard()
         raise
 
-    keep = set(files) | set(gz_files) | set(html_files)
+    feed_files = (feed_file,) if feed_file is not None else ()
+    keep = set(files) | set(gz_files) | set(html_files) | set(feed_files)
     stale = {name for n in previous for name in (f"{stem}-{n}.xml", f"{stem}-{n}.xml.gz")}
     if not gzip:
         stale.add(filename + ".gz")
@@ -185,6 +208,7 @@ def write_sitemaps(
             continue
         removed.append(name)
     removed += remove_stale_views(folder, stem, keep)
+    removed += remove_stale_feed(folder, stem, keep)
 
     return WriteReport(
         files=tuple(files),
@@ -197,5 +221,7 @@ def write_sitemaps(
         removed=tuple(removed),
         html_files=tuple(html_files),
         html_refused=tuple(refused),
+        feed_files=feed_files,
+        feed_refused=(feed_name(stem),) if feed_refused else (),
     )
 
