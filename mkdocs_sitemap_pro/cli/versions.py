@@ -7,8 +7,10 @@ whose own entry is an index, its files: an index may not list an index), each wi
 newest lastmod inside it, its ``.gz`` twin and a page for people (``sitemap.html``), and
 a root ``robots.txt`` holding one ``Sitemap:`` line for it. A version whose sitemap is
 missing, empty, not a sitemap or lists URLs outside its folder (built before the plugin,
-say) is left out with one warning saying why. Exit status 0 when done (or already up to
-date), 1 when the push failed, 2 when it could not run: then nothing is committed.
+say) is left out with one warning saying why, unless it is rebuilt (``--rebuild``,
+``--rebuild-all-stale``: ``cli.rebuild``) from its pages on the branch, in the same
+commit. Exit status 0 when done (or already up to date), 1 when the push failed, 2 when
+it could not run: then nothing is committed.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from mkdocs_sitemap_pro.cli import rebuild
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
@@ -62,6 +67,7 @@ def register(commands: Any) -> None:
     sub.add_argument("--site-url", help="the URL the branch's root is served at (default: site_url)")
     sub.add_argument("-p", "--push", action="store_true", help="push the branch after committing")
     sub.add_argument("-m", "--message", help="the commit message")
+    rebuild.add_options(sub)
     sub.set_defaults(run=run)
 
 
@@ -76,6 +82,7 @@ class _Settings:
     root: SiteUrl
     filename: str
     canonical: str | None
+    config_file: Path
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,27 +96,39 @@ def run(args: argparse.Namespace) -> int:
                 "`mike deploy` first, fetch it (`git fetch origin gh-pages:gh-pages`), or "
                 "name it with --branch"
             )
-        names = _listed_versions(branch, settings)
+        names, known = _listed_versions(branch, settings)
+        asked = rebuild.asked_versions(args.rebuild, known, settings.branch)
+        files: dict[str, bytes] = {}  # rebuilt versions' files, then the root's
         sitemaps: list[Listed] = []
         listed: list[str] = []
-        for name in names:
-            found = _version_sitemaps(branch, settings, name)
+        rebuilt: list[str] = []
+        for name in dict.fromkeys([*names, *asked]):
+            found = _version_sitemaps(_reader(branch, files), settings, name)
+            if name in asked or (args.rebuild_all_stale and isinstance(found, str)):
+                files.update(rebuild.rebuild(branch, _path(settings, name), name,
+                                             settings.root.join(name) + "/", settings.config_file))
+                rebuilt.append(name)
+                found = _version_sitemaps(_reader(branch, files), settings, name)
+            if name not in names:  # rebuilt, but not listed (canonical_version)
+                continue
             if isinstance(found, str):
                 print(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
                       f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
-                      f"plugins (mike deploy {name})", file=sys.stderr)
+                      f"plugins (mike deploy {name}), or rebuild its sitemap from the branch "
+                      f"(mkdocs-sitemap-pro versions --rebuild {name})", file=sys.stderr)
                 continue
             sitemaps += found
             listed.append(name)
         if not listed:
             raise CannotRun(f"no version on {settings.branch} has a sitemap the index can "
                             "list (see the warnings above)")
-        files = _root_files(branch, settings, sitemaps)
+        files.update(_root_files(branch, settings, sitemaps))
+        done = f"Sitemap of {', '.join(rebuilt)} rebuilt; s" if rebuilt else "S"
         message = args.message or (
-            f"Sitemap index for {', '.join(listed)} (mkdocs-sitemap-pro versions)"
+            f"{done}itemap index for {', '.join(listed)} (mkdocs-sitemap-pro versions)"
         )
         commit = commit_files(branch, files, message)
-    except (CannotRun, BranchError, VersionsError, NoGit) as error:
+    except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:
         print(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", file=sys.stderr)
         return 2
     index_url = settings.root.join(settings.filename)
@@ -168,6 +187,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
         root=root,
         filename=ours.get("filename") or "sitemap.xml",
         canonical=mike.get("canonical_version") or None,
+        config_file=config_file.resolve(),
     )
 
 
@@ -175,8 +195,9 @@ def _path(settings: _Settings, *parts: str) -> str:
     return "/".join(p for p in (settings.prefix, *parts) if p)
 
 
-def _listed_versions(branch: Branch, settings: _Settings) -> list[str]:
-    """The version folders the index lists: every version, or the canonical one."""
+def _listed_versions(branch: Branch, settings: _Settings) -> tuple[list[str], list[Version]]:
+    """The version folders the index lists (every version, or the canonical one), and
+    every version of versions.json."""
     data = branch.read(_path(settings, "versions.json"))
     if data is None:
         raise CannotRun(
@@ -189,7 +210,7 @@ def _listed_versions(branch: Branch, settings: _Settings) -> list[str]:
     names = [v.name for v in versions]
     if settings.canonical is not None:
         names = _canonical(settings.canonical, versions)
-    return names
+    return names, versions
 
 
 def _canonical(canonical: str, versions: list[Version]) -> list[str]:
@@ -201,11 +222,17 @@ def _canonical(canonical: str, versions: list[Version]) -> list[str]:
                     "in versions.json")
 
 
-def _version_sitemaps(branch: Branch, settings: _Settings, name: str) -> list[Listed] | str:
+def _reader(branch: Branch, files: dict[str, bytes]) -> Callable[[str], bytes | None]:
+    """A file of the branch as it will be once ``files`` are committed."""
+    return lambda path: files[path] if path in files else branch.read(path)
+
+
+def _version_sitemaps(read: Callable[[str], bytes | None], settings: _Settings,
+                      name: str) -> list[Listed] | str:
     """What the root index lists for one version: its sitemap (or, when that is an
     index, the files it lists), each dated by the newest lastmod inside; or why none."""
     path = _path(settings, name, settings.filename)
-    data = branch.read(path)
+    data = read(path)
     if data is None:
         return f"{path} is not on {settings.branch} (deployed before sitemap-pro was used?)"
     folder = settings.root.join(name) + "/"
@@ -220,7 +247,7 @@ def _version_sitemaps(branch: Branch, settings: _Settings, name: str) -> list[Li
         if not entry.loc.startswith(folder):
             return f"{path} lists {entry.loc}, outside {folder} where version {name} is served"
         child = _path(settings, name, entry.loc[len(folder):])
-        child_data = branch.read(child)
+        child_data = read(child)
         if child_data is None:
             return f"{path} lists {entry.loc}, which is not on {settings.branch}"
         try:

@@ -5,14 +5,16 @@ use_directory_urls, the three inclusion patterns, markdown_extensions), read and
 by MkDocs' own configuration classes; the rest is left alone, since the builder that
 wrote the site (Zensical) may use plugins and themes MkDocs does not have. The plugin's
 options come from the ``sitemap-pro`` entry under ``plugins:`` and are checked by the
-same ``SitemapProConfig`` as under MkDocs.
+same ``SitemapProConfig`` as under MkDocs. A caller may put settings and options of its
+own in place of the file's (``Replaced``: ``versions --rebuild`` gives an old commit's
+mkdocs.yml the URL of the version's folder).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 
-__all__ = ["ConfigError", "SiteConfig", "load_site_config"]
+__all__ = ["ConfigError", "Replaced", "SiteConfig", "load_site_config"]
 
 PLUGIN = "sitemap-pro"
 _DEFAULT_FILES = ("mkdocs.yml", "mkdocs.yaml")
@@ -52,12 +54,28 @@ class SiteConfig:
     warnings: tuple[str, ...] = ()  # as MkDocs words them (an unknown option, say)
 
 
-def load_site_config(config_file: str | None, site_dir: str | None = None) -> SiteConfig:
+@dataclass(frozen=True)
+class Replaced:
+    """Values that replace the file's: URL settings (of ``_KEPT``) and plugin options."""
+
+    settings: Mapping[str, object] = field(default_factory=dict)
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.settings) - set(_KEPT)
+        if unknown:
+            raise ValueError(f"only URL settings can be replaced, not {sorted(unknown)}")
+
+
+def load_site_config(config_file: str | None, site_dir: str | None = None,
+                     replaced: Replaced | None = None) -> SiteConfig:
     """Read and check mkdocs.yml (``config_file``, else ./mkdocs.yml or ./mkdocs.yaml).
 
-    ``site_dir`` (relative to the current folder) replaces the file's own. Raises
-    ``ConfigError`` naming the option for anything that cannot work.
+    ``site_dir`` (relative to the current folder) replaces the file's own, and so do the
+    values of ``replaced``. Raises ``ConfigError`` naming the option for anything that
+    cannot work.
     """
+    replaced = replaced or Replaced()
     path = _config_path(config_file)
     config = MkDocsConfig(config_file_path=str(path))
     try:
@@ -68,6 +86,7 @@ def load_site_config(config_file: str | None, site_dir: str | None = None) -> Si
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{path} does not hold a mapping of settings")
     kept: dict[str, Any] = {key: raw[key] for key in _KEPT if key in raw}
+    kept.update(replaced.settings)
     kept["plugins"] = []  # the builder's plugins are not ours to load
     kept["site_name"] = str(raw.get("site_name") or "site")  # required, and unused here
     if site_dir is not None:
@@ -79,7 +98,7 @@ def load_site_config(config_file: str | None, site_dir: str | None = None) -> Si
         raise ConfigError(f"Config value '{name}': {reason}")
     _keep_theme_facts(config, raw.get("theme"))
     names, entry = _plugin_entries(raw.get("plugins"))
-    options, option_warnings = _plugin_options(entry, path)
+    options, option_warnings = _plugin_options(entry, path, replaced.options)
     said = [f"Config value '{name}': {text}" for name, text in warnings]
     said += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
     return SiteConfig(config, options, names, tuple(said))
@@ -110,14 +129,15 @@ def _plugin_entries(value: object) -> tuple[frozenset[str], object]:
     return frozenset(name for name, _ in entries), options
 
 
-def _plugin_options(entry: object, path: Path) -> tuple[SitemapProConfig, list[tuple[str, str]]]:
+def _plugin_options(entry: object, path: Path, replaced: Mapping[str, object]
+                    ) -> tuple[SitemapProConfig, list[tuple[str, str]]]:
     """sitemap-pro's options, checked as MkDocs checks them (errors name the option)."""
     if entry is None:
         entry = {}
     if not isinstance(entry, Mapping):
         raise ConfigError(f"Plugin '{PLUGIN}': its options must be a mapping")
     options = SitemapProConfig(config_file_path=str(path))
-    options.load_dict(dict(entry))
+    options.load_dict({**entry, **replaced})
     errors, warnings = options.validate()
     if errors:
         key, error = errors[0]

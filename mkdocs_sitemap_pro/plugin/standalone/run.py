@@ -35,12 +35,13 @@ from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
+    Replaced,
     SiteConfig,
     load_site_config,
 )
 from mkdocs_sitemap_pro.core.html_listing import listed_urls
 
-__all__ = ["ConfigError", "Outcome", "WriteFailed", "build_sitemap", "console_log"]
+__all__ = ["ConfigError", "Outcome", "Replaced", "WriteFailed", "build_sitemap", "console_log"]
 
 # What a builder writes of its own; ours replaces it.
 _BUILDER_SITEMAP = ("sitemap.xml", "sitemap.xml.gz")
@@ -77,13 +78,14 @@ def console_log() -> Iterator[CountHandler]:
         logger.setLevel(old_level)
 
 
-def build_sitemap(config_file: str | None, site_dir: str | None = None) -> Outcome:
+def build_sitemap(config_file: str | None, site_dir: str | None = None,
+                  replaced: Replaced | None = None) -> Outcome:
     """Write the sitemap and robots.txt line into the site that ``config_file`` describes.
 
-    Raises ``ConfigError`` (naming the option) when it cannot run, and ``WriteFailed``
+    ``site_dir`` and ``replaced`` take the place of the file's own values. Raises ``ConfigError`` (naming the option) when it cannot run, and ``WriteFailed``
     when writing failed (the previous files are then left as they were).
     """
-    site = load_site_config(config_file, site_dir)
+    site = load_site_config(config_file, site_dir, replaced)
     for message in site.warnings:
         log.warning(message)
     config, options = site.mkdocs, site.options
