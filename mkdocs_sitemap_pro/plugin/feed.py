@@ -5,20 +5,22 @@ The writer (``core.writer.feed``) picks the pages, by the very dates it writes i
 sitemap; this module names them as MkDocs does (``page.title``: the nav's title, front
 matter ``title``, the first heading, or the file's name). A page a ``--dirty`` build did
 not convert, or a site another builder wrote (``mkdocs-sitemap-pro build``), has no
-title yet: it is read from the page's source the way MkDocs reads it. MkDocs keeps a
-title as HTML text (a heading's ``&`` is ``&amp;``; themes print it unescaped): the feed
-gets the text a browser shows. Under
+title yet: it is read from the page's source the way MkDocs reads it (front matter
+``title``; a first block that is a level-1 heading, converted with the site's Markdown
+extensions; the file's name). MkDocs keeps a title as HTML text (a heading's ``&`` is
+``&amp;``; themes print it unescaped): the feed gets the text a browser shows. Under
 ``mkdocs serve`` no feed is written: nothing is published from there (as the manifest).
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 
+import markdown  # type: ignore[import-untyped]  # MkDocs' own dependency; no stubs
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
-from mkdocs.utils import get_markdown_title
 from mkdocs.utils.meta import get_data
 
 from mkdocs_sitemap_pro.core.writer import WriteReport
@@ -27,7 +29,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations.i18n import Listed
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["feed_settings", "page_title", "report"]
+__all__ = ["Titles", "feed_settings", "report"]
 
 
 def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
@@ -36,6 +38,7 @@ def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
     """The writer's feed settings, or None when no feed is to be written."""
     if not options.feed or serving:
         return None
+    titles = Titles(config)
     pages: dict[str, tuple[Files, str]] = {}
     for files, listed in parts:
         for item in listed:
@@ -46,40 +49,73 @@ def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
         if found is None:
             return None
         file = found[0].get_file_from_path(found[1])
-        return page_title(file) if file is not None else None
+        return titles.of(file) if file is not None else None
 
     return FeedSettings(size=options.feed_size, title=config.site_name or "",
                         author=config.site_author or "", title_of=title_of)
 
 
-def page_title(file: File) -> str | None:
-    """The page's title as MkDocs has it, or as MkDocs would read it from its source, as
-    plain text."""
-    title = _mkdocs_title(file)
-    return html.unescape(title) if title is not None else None
+_SETEXT_H1 = re.compile(r"=+[ \t]*")
+_H1 = re.compile(r"\s*<h1\b[^>]*>(.*?)</h1>", re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
 
 
-def _mkdocs_title(file: File) -> str | None:
-    page = file.page
-    if page is None:
-        return None
-    title = page.title
-    if title:
-        return str(title)
-    try:
-        source = file.content_string
-    except (OSError, UnicodeDecodeError):
-        source = ""
-    markdown, meta = get_data(source)
-    if isinstance(meta.get("title"), str) and meta["title"].strip():
-        return str(meta["title"])
-    heading = get_markdown_title(markdown)
-    if heading:
-        return heading
-    if page.is_homepage:
-        return "Home"
-    name = file.name.replace("-", " ").replace("_", " ")
-    return name.capitalize() if name.lower() == name else name
+class Titles:
+    """Pages' titles, as plain text (one per build: the site's Markdown, made once)."""
+
+    def __init__(self, config: MkDocsConfig) -> None:
+        self._config = config
+        self._markdown: markdown.Markdown | None = None
+
+    def of(self, file: File) -> str | None:
+        """The page's title as MkDocs has it, or as MkDocs would read it from its source."""
+        title = self._mkdocs_title(file)
+        return html.unescape(title) if title is not None else None
+
+    def _mkdocs_title(self, file: File) -> str | None:
+        page = file.page
+        if page is None:
+            return None
+        title = page.title  # None for a page this build did not convert
+        if title:
+            return str(title)
+        try:
+            source = file.content_string
+        except (OSError, UnicodeDecodeError):
+            source = ""
+        text, meta = get_data(source)
+        if isinstance(meta.get("title"), str) and meta["title"].strip():
+            return str(meta["title"])
+        heading = self._heading(text)
+        if heading:
+            return heading
+        if page.is_homepage:
+            return "Home"
+        name = file.name.replace("-", " ").replace("_", " ")
+        return name.capitalize() if name.lower() == name else name
+
+    def _heading(self, text: str) -> str | None:
+        """The first block of ``text`` if it is a level-1 heading, as MkDocs renders it
+        (HTML text: tags stripped, entities kept, white space collapsed)."""
+        lines = [line for line in text.splitlines() if line.strip()][:2]
+        if not lines:
+            return None
+        if lines[0].startswith("# "):
+            block = lines[0]
+        elif len(lines) == 2 and _SETEXT_H1.fullmatch(lines[1].strip()):
+            block = "\n".join(lines)
+        else:
+            return None
+        try:
+            if self._markdown is None:
+                self._markdown = markdown.Markdown(
+                    extensions=self._config.markdown_extensions,
+                    extension_configs=self._config.mdx_configs)
+            rendered = self._markdown.reset().convert(block)
+        except Exception:  # noqa: BLE001 - an extension's trouble: plain Markdown will do
+            rendered = markdown.markdown(block)
+        found = _H1.match(rendered)
+        return " ".join(_TAG.sub("", found.group(1)).split()) or None if found else None
 
 
 def report(options: SitemapProConfig, written: WriteReport, serving: bool) -> None:
@@ -96,3 +132,4 @@ def report(options: SitemapProConfig, written: WriteReport, serving: bool) -> No
             "feed: no page in the sitemap has a lastmod, so no feed of recently updated "
             "pages was written"
         )
+
