@@ -20,6 +20,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
+from mkdocs_sitemap_pro.core.collector_pause import collector_paused
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
@@ -157,7 +158,9 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return
         build = self._finished_build(config)
         if build is not None:
-            pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+            # Writing allocates much and frees it all: no full collection of MkDocs' heap.
+            with collector_paused():
+                pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
 
     on_post_build = CombinedEvent(_pages_written, _write)
 
