@@ -46,7 +46,7 @@ def read_head(page_html: str) -> HeadDirectives:
     # ends the head if nothing before it (seen lowercased) could have ended it first;
     # otherwise the pattern is searched, which costs more per character.
     at = page_html.find("</head")
-    if at != -1 and _HEAD_END.match(page_html, at):
+    if at != -1 and (page_html.startswith(">", at + 6) or _HEAD_END.match(page_html, at)):
         head = page_html[:at]
         lowered = head.lower()
         if "</head" in lowered or "<body" in lowered:
@@ -88,8 +88,11 @@ def _candidate_tags(head: str, lowered: str) -> list[re.Match[str]]:
     Most heads hold one needle or none (a theme's own canonical link), so the needles
     are found with ``str.find`` and only the tag around each hit is matched. A hit whose
     tag is not found that way (a ``<`` inside an attribute value before it, a needle
-    in a title or script) falls back to matching every tag of the head.
+    in a title or script), or a head that lowercasing made longer (offsets in one are
+    not offsets in the other), falls back to matching every tag of the head.
     """
+    if len(lowered) != len(head):
+        return _every_candidate_tag(head)
     starts: set[int] = set()
     for needle in _NEEDLES:
         hit = lowered.find(needle)
@@ -101,7 +104,8 @@ def _candidate_tags(head: str, lowered: str) -> list[re.Match[str]]:
     found = []
     for start in sorted(starts):
         match = _TAG.match(head, start) if start >= 0 else None
-        if match is None:
+        opened = lowered.rfind("<", 0, start)  # a "<" inside an earlier tag starts none
+        if match is None or (opened != -1 and lowered.find(">", opened, start) == -1):
             return _every_candidate_tag(head)
         found.append(match)
     return found
