@@ -80,10 +80,10 @@ def warn_backwards(changes: Sequence[Change], command: str) -> None:
     """One warning on stderr for the URLs whose lastmod went back."""
     back = sum(change.kind == "backwards" for change in changes)
     if back:
-        print(f"mkdocs-sitemap-pro {command}: warning: {back:,} URL"
-              f"{'' if back == 1 else 's'}' lastmod went backwards: the history was "
-              "rewritten, or dates were carried wrongly (a shallow clone without the "
-              "last deploy's manifest?)", file=sys.stderr)
+        whose = "URL's" if back == 1 else "URLs'"
+        print(f"mkdocs-sitemap-pro {command}: warning: {back:,} {whose} lastmod went "
+              "backwards: the history was rewritten, or dates were carried wrongly (a "
+              "shallow clone without the last deploy's manifest?)", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,182 @@
+"""``mkdocs-sitemap-pro changes OLD NEW``: two real builds of a site, a commit between them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from mkdocs_sitemap_pro.cli.main import main
+from tests.core.check.tree_files import url, urlset, write_tree
+from tests.support.browser import serve
+from tests.support.dates import day
+from tests.support.sites import SITE_URL, Site
+
+PAGES = ("index.md", "a.md", "b.md", "guide/c.md")
+
+
+def make_site(root, **options):
+    site = Site(root, options=options)
+    site.repo.write(".gitignore", "site/\n")
+    for n, name in enumerate(PAGES, start=1):
+        site.page(name, f"# {name}\n")
+        site.commit(f"add {name}", day(n))
+    return site
+
+
+def build(site, keep=None):
+    built = site.build()
+    assert built.error is None, built.messages()
+    if keep is not None:
+        shutil.copytree(built.site_dir, keep)
+    return built.site_dir
+
+
+def two_deploys(tmp_path, **options):
+    """Build, keep the build as old/, then change a, add d, delete b (day 10), build."""
+    site = make_site(tmp_path / "p", **options)
+    build(site, tmp_path / "old")
+    site.page("a.md", "# a, changed\n")
+    site.page("d.md", "# d\n")
+    (site.root / "docs" / "b.md").unlink()
+    site.commit("change a, add d, drop b", day(10))
+    return site, build(site)
+
+
+def test_two_builds_a_commit_apart(tmp_path, capsys):
+    _, new = two_deploys(tmp_path)
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        f"added     {SITE_URL}d/",
+        f"removed   {SITE_URL}b/",
+        f"updated   {SITE_URL}a/  (2024-01-03T10:00:00+00:00 -> 2024-01-11T10:00:00+00:00)",
+    ]
+    assert captured.err == ""
+    # Nothing changed: nothing printed, still 0.
+    assert main(["changes", str(new), str(new)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_json_records_parse_back(tmp_path, capsys):
+    _, new = two_deploys(tmp_path)
+    assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records == [
+        {"kind": "added", "url": f"{SITE_URL}d/", "old": None,
+         "new": "2024-01-11T10:00:00+00:00", "reason": None},
+        {"kind": "removed", "url": f"{SITE_URL}b/", "old": "2024-01-04T10:00:00+00:00",
+         "new": None, "reason": None},
+        {"kind": "updated", "url": f"{SITE_URL}a/", "old": "2024-01-03T10:00:00+00:00",
+         "new": "2024-01-11T10:00:00+00:00", "reason": "lastmod"},
+    ]
+
+
+def test_sitemap_files_given_directly_sharded_and_gzipped(tmp_path, capsys):
+    _, new = two_deploys(tmp_path, max_urls=2)
+    assert (new / "sitemap-2.xml").is_file()  # an index and its files, each with a .gz
+    old = tmp_path / "old"
+    assert main(["changes", str(old / "sitemap.xml.gz"), str(new / "sitemap.xml")]) == 0
+    assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()] == [
+        ["added", f"{SITE_URL}d/"], ["removed", f"{SITE_URL}b/"], ["updated", f"{SITE_URL}a/"]]
+    # One file of the index: only its URLs (sitemap-1.xml holds the home page and a/).
+    assert main(["changes", str(old / "sitemap-1.xml"), str(new / "sitemap-1.xml")]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"updated   {SITE_URL}a/  (2024-01-03T10:00:00+00:00 -> 2024-01-11T10:00:00+00:00)"]
+
+
+def test_the_old_tree_over_http(tmp_path, capsys):
+    served = tmp_path / "served"
+    served.mkdir()
+    with serve(served) as base:
+        site = Site(tmp_path / "p", site_url=base, plugins=[{"sitemap-pro": {"max_urls": 2}}])
+        site.repo.write(".gitignore", "site/\n")
+        for n, name in enumerate(PAGES, start=1):
+            site.page(name, f"# {name}\n")
+            site.commit(f"add {name}", day(n))
+        shutil.copytree(build(site), served, dirs_exist_ok=True)  # the deployed site
+        site.page("guide/c.md", "# c, changed\n")
+        site.commit("change c", day(12))
+        new = build(site)
+        assert main(["changes", base, str(new)]) == 0
+        assert capsys.readouterr().out.splitlines() == [
+            f"updated   {base}guide/c/  (2024-01-05T10:00:00+00:00 -> 2024-01-13T10:00:00+00:00)"]
+        assert main(["changes", base + "sitemap.xml", base + "sitemap.xml"]) == 0
+        assert capsys.readouterr().out == ""
+        # No sitemap at a URL (404): the tree cannot be read.
+        assert main(["changes", base + "nothing/", str(new)]) == 2
+        assert "there is no sitemap at" in capsys.readouterr().err
+
+
+def test_a_lastmod_that_went_back_is_reported_and_warned(tmp_path, capsys):
+    site = make_site(tmp_path / "p")
+    build(site, tmp_path / "old")
+    # A commit dated before the one it follows (history rewritten, a clock set wrong).
+    site.page("a.md", "# a, again\n")
+    site.commit("dated in the past", "2023-12-25T12:00:00+00:00")
+    new = build(site)
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        f"backwards {SITE_URL}a/  (2024-01-03T10:00:00+00:00 -> 2023-12-25T12:00:00+00:00)"]
+    assert captured.err == (
+        "mkdocs-sitemap-pro changes: warning: 1 URL's lastmod went backwards: the history "
+        "was rewritten, or dates were carried wrongly (a shallow clone without the last "
+        "deploy's manifest?)\n")
+
+
+def test_other_content_on_the_same_day_is_an_update_by_the_manifest(tmp_path, capsys):
+    site = make_site(tmp_path / "p", lastmod_format="date")
+    site.page("a.md", "# a, morning\n")
+    site.commit("morning", day(5, hour=9))
+    build(site, tmp_path / "old")
+    site.page("a.md", "# a, afternoon\n")
+    site.commit("afternoon", day(5, hour=15))
+    new = build(site)
+    assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == [
+        {"kind": "updated", "url": f"{SITE_URL}a/", "old": "2024-01-06", "new": "2024-01-06",
+         "reason": "content"}]
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    assert capsys.readouterr().out == (
+        f"updated   {SITE_URL}a/  (content changed; lastmod 2024-01-06)\n")
+    # Without the old tree's manifest the lastmods alone say nothing changed.
+    (tmp_path / "old" / "sitemap.manifest.json").unlink()
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_a_tree_that_cannot_be_read_exits_2(tmp_path, capsys):
+    _, new = two_deploys(tmp_path, max_urls=2)
+    old = tmp_path / "old"
+    assert main(["changes", str(tmp_path / "missing"), str(new)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    # A file of the index gone: its URLs would all look removed, so nothing is compared.
+    (old / "sitemap-2.xml").unlink()
+    assert main(["changes", str(old), str(new), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "could not be read whole: sitemap-2.xml: " in captured.err
+    write_tree(old, {"sitemap-2.xml": "<urlset"})
+    assert main(["changes", str(old), str(new)]) == 2
+    assert "sitemap-2.xml: not a sitemap: not well-formed XML" in capsys.readouterr().err
+    # A folder with no sitemap at all, as NEW.
+    empty = tmp_path / "empty"
+    write_tree(empty, {"robots.txt": f"Sitemap: {SITE_URL}sitemap.xml\n"})
+    assert main(["changes", str(new), str(empty)]) == 2
+    assert "there is no sitemap at" in capsys.readouterr().err
+
+
+def test_an_old_folder_without_robots_txt_is_taken_at_the_new_ones_url(tmp_path, capsys):
+    write_tree(tmp_path / "old", {"sitemap.xml": urlset(url(SITE_URL, "2024-01-01"))})
+    write_tree(tmp_path / "new", {"robots.txt": f"Sitemap: {SITE_URL}sitemap.xml\n",
+                                  "sitemap.xml": urlset(url(SITE_URL, "2024-01-02"),
+                                                        url(SITE_URL + "x/"))})
+    assert main(["changes", str(tmp_path / "old"), str(tmp_path / "new")]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"added     {SITE_URL}x/", f"updated   {SITE_URL}  (2024-01-01 -> 2024-01-02)"]
+    # Neither can tell: say so (exit 2), or be told.
+    (tmp_path / "new" / "robots.txt").unlink()
+    assert main(["changes", str(tmp_path / "old"), str(tmp_path / "new")]) == 2
+    assert "pass --site-url" in capsys.readouterr().err
+    assert main(["changes", str(tmp_path / "old"), str(tmp_path / "new"),
+                 "--site-url", SITE_URL]) == 0
