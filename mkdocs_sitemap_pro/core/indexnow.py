@@ -129,13 +129,13 @@ def find_key_file(site_dir: Path, site_url: str, key: str | None = None,
 
 def uncovered(urls: Iterable[str], key: KeyFile) -> list[str]:
     """The URLs a key file does not cover: another host or scheme, or outside its folder."""
-    folder = key.url.rsplit("/", 1)[0] + "/"
-    scheme, host = urlsplit(folder).scheme.lower(), urlsplit(folder).netloc.lower()
+    where = urlsplit(key.url.rsplit("/", 1)[0] + "/")
+    scheme, host, path = where.scheme.lower(), where.netloc.lower(), where.path
     out = []
     for url in urls:
         parts = urlsplit(url)
-        if (parts.scheme.lower() != scheme or parts.netloc.lower() != host
-                or not url[len(parts.scheme):].startswith(folder[len(scheme):])):
+        if (parts.scheme.lower(), parts.netloc.lower()) != (scheme, host) \
+                or not (parts.path or "/").startswith(path):
             out.append(url)
     return out
 
