@@ -10,13 +10,14 @@ folder and the URL it is published at, the URLs come from ``changes``.
 from __future__ import annotations
 
 import json
-import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
+
+from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
 
 __all__ = [
     "DEFAULT_ENDPOINT",
@@ -39,7 +40,6 @@ MAX_URLS_PER_REQUEST = 10_000
 DEFAULT_ENDPOINT = "https://api.indexnow.org/indexnow"
 #: The statuses that mean the URLs were received (202: the key is still to be checked).
 ACCEPTED = frozenset({200, 202})
-_KEY = re.compile(r"[a-zA-Z0-9-]{8,128}")
 _KEY_FILE_MAX_BYTES = 1024  # a key is at most 128 characters; room for white space
 _USER_AGENT = "mkdocs-sitemap-pro-indexnow"
 
@@ -73,11 +73,19 @@ class Request(NamedTuple):
 
 
 def check_key(value: str) -> str:
-    """Return ``value`` if it is an IndexNow key (8-128 of ``a-zA-Z0-9-``)."""
-    if not _KEY.fullmatch(value):
-        raise IndexNowError(f"{value!r} is not an IndexNow key: it must be 8 to 128 "
-                            "characters of a-z, A-Z, 0-9 and '-'")
-    return value
+    """Return ``value`` if it is an IndexNow key (``core.indexnow_key``'s rule)."""
+    try:
+        return check_indexnow_key(value)
+    except ValueError as error:
+        raise IndexNowError(f"not an IndexNow key: {error}") from None
+
+
+def _is_key(value: str) -> bool:
+    try:
+        check_indexnow_key(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _held(path: Path) -> str | None:
@@ -104,7 +112,7 @@ def find_key_file(site_dir: Path, site_url: str, key: str | None = None,
         key_file = site_dir / f"{key}.txt"
     if key_file is None:
         found = [p for p in sorted(root.glob("*.txt"))
-                 if p.is_file() and _KEY.fullmatch(p.stem) and _held(p) == p.stem]
+                 if p.is_file() and _is_key(p.stem) and _held(p) == p.stem]
         if not found:
             raise IndexNowError(f"no key file in {site_dir}: pass --key KEY (with KEY.txt "
                                 "holding KEY in the site) or --key-file PATH")
@@ -179,10 +187,8 @@ def post(request: Request, timeout: float) -> int:
             return int(response.status)
     except urllib.error.HTTPError as error:
         return int(error.code)
-    except TimeoutError:
-        raise SendError(f"no answer from {request.endpoint} within {timeout:g} seconds") from None
     except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)
+        reason = getattr(error, "reason", error)  # a timeout is either, as it comes
         if isinstance(reason, TimeoutError):
             raise SendError(f"no answer from {request.endpoint} within {timeout:g} seconds") from None
         raise SendError(f"cannot reach {request.endpoint}: {reason}") from None
