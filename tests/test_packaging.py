@@ -1,5 +1,6 @@
-"""What users install: the sdist and wheel hold the package, py.typed, the licence and the
-metadata, and nothing of the tests, benchmarks or example site."""
+"""What users install: the wheel holds the package, py.typed, the licence and the metadata,
+and nothing of the tests, benchmarks or example site; the sdist holds those too, so that
+downstream packagers can run the tests, and the CHANGELOG."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from tests.support import REPO
 
 
-def test_sdist_and_wheel_hold_the_package_and_nothing_else(tmp_path: Path) -> None:
+def test_sdist_and_wheel_hold_the_package_and_the_sdist_its_tests(tmp_path: Path) -> None:
     out = tmp_path / "dist"
     subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(out), str(REPO)],
@@ -35,8 +36,42 @@ def test_sdist_and_wheel_hold_the_package_and_nothing_else(tmp_path: Path) -> No
     assert "mkdocs-sitemap-pro = mkdocs_sitemap_pro.cli.main:main" in points
     members = [m.split("/", 1)[1] for m in tarfile.open(sdist).getnames() if "/" in m]
     assert "LICENSE" in members and "README.md" in members and "mkdocs_sitemap_pro/py.typed" in members
-    for name in names + members:
-        assert not name.startswith(("tests/", "bench/", "example_site/", ".ci/")), name
+    for name in names:
+        assert not name.startswith(("tests/", "bench/", "example_site/", "docs/", ".ci/")), name
+    # The sdist: every tracked file the tests read, and never CI's script or a cache.
+    assert "CHANGELOG.md" in members
+    listed = subprocess.run(["git", "ls-files", "-z", "tests", "example_site", "bench", "docs"],
+                            cwd=REPO, capture_output=True, text=True).stdout
+    tracked = [name for name in listed.split("\0") if name and (REPO / name).exists()]
+    if tracked:  # a clone (an sdist has no git): what it tracks there is in the sdist
+        assert "tests/schemas/sitemap.xsd" in tracked
+        assert set(tracked) <= set(members), sorted(set(tracked) - set(members))[:10]
+    assert "tests/conftest.py" in members or "tests/support/__init__.py" in members
+    assert any(m.startswith("tests/schemas/") for m in members)
+    for name in members:
+        assert not name.startswith(".ci/"), name
+        assert "__pycache__" not in name and "/.cache/" not in name, name
+        assert not name.startswith(("example_site/site/", "bench/.work/")), name
+    metadata_urls = [line for line in metadata.splitlines() if line.startswith("Project-URL: ")]
+    assert any("Documentation, https://" in line for line in metadata_urls), metadata_urls
+    assert "Classifier: Programming Language :: Python :: 3.13" in metadata
+
+
+def test_the_version_is_written_once() -> None:
+    # pyproject.toml holds it; the package reads it from the installed metadata, and the
+    # CHANGELOG has its entry.
+    import re
+
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")  # no tomllib on 3.10
+    (version,) = re.findall(r'^version = "([^"]+)"$', pyproject, re.M)
+    for path in (REPO / "mkdocs_sitemap_pro").rglob("*.py"):
+        assert f'"{version}"' not in path.read_text(encoding="utf-8"), path
+    import mkdocs_sitemap_pro
+
+    assert mkdocs_sitemap_pro.__version__ == version
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert re.search(rf"^## \[{re.escape(version)}\]", changelog, re.M), version
+    assert "## [Unreleased]" in changelog
 
 
 def test_plain_pytest_collects_every_module() -> None:
