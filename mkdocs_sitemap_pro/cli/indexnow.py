@@ -66,6 +66,10 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     command.set_defaults(run=run)
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def _say(message: str) -> None:
     print(f"{_NAME}: {message}", file=sys.stderr)
 
@@ -88,7 +92,10 @@ def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
             counts = ", ".join(f"{sum(c.kind == kind for c in changes):,} {kind}"
                                for kind in _SUBMITTED)
             _say(f"since {args.since}: {counts}")
-            return [c.url for c in changes if c.kind in _SUBMITTED]
+            urls = [c.url for c in changes if c.kind in _SUBMITTED]
+            if not urls:
+                _say("nothing changed: nothing submitted")
+            return urls
     if not args.all:
         _say(f"a first deploy ({reason}): nothing submitted; pass --all to submit every URL")
         return []
@@ -111,8 +118,6 @@ def run(args: argparse.Namespace) -> int:
     if urls is None:
         return 2
     if not urls:
-        if args.since is not None:
-            _say("nothing changed: nothing submitted")
         return 0
     outside = uncovered(urls, key)
     if outside:
@@ -128,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         for request in requests:
             print(f"POST {request.endpoint}\n{json.dumps(request.body, indent=2, ensure_ascii=False)}")
-        _say(f"dry run: {len(urls):,} URLs in {len(requests):,} requests, nothing sent")
+        _say(f"dry run: {_plural(len(urls), 'URL')} in {_plural(len(requests), 'request')}, "
+             "nothing sent")
         return 0
     sent = 0
     for number, request in enumerate(requests, start=1):

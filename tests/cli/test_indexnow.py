@@ -58,10 +58,12 @@ def test_dry_run_prints_the_requests_and_sends_nothing(tmp_path, capsys):
     with endpoint() as engine:
         assert main(["indexnow", new, "--since", old, "--endpoint", engine.url, "--dry-run"]) == 0
     assert engine.requests == []
-    out = capsys.readouterr().out
-    head, _, rest = out.partition("\n")
+    captured = capsys.readouterr()
+    head, _, rest = captured.out.partition("\n")
     assert head == f"POST {engine.url}"
     assert json.loads(rest) == body(SENT)
+    assert captured.err.splitlines()[-1] == (
+        "mkdocs-sitemap-pro indexnow: dry run: 3 URLs in 1 request, nothing sent")
 
 
 def test_a_first_deploy_sends_nothing_unless_all(tmp_path, capsys):
@@ -73,7 +75,8 @@ def test_a_first_deploy_sends_nothing_unless_all(tmp_path, capsys):
         assert "a first deploy (no --since OLD): nothing submitted; pass --all" \
             in capsys.readouterr().err
         assert main(["indexnow", new, "--since", str(empty), "--endpoint", engine.url]) == 0
-        assert "a first deploy (there is no sitemap at" in capsys.readouterr().err
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and "a first deploy (there is no sitemap at" in err[0]
         assert engine.requests == []
         assert main(["indexnow", new, "--since", str(empty), "--all", "--endpoint", engine.url]) == 0
     assert [r.body for r in engine.requests] == [body([SITE + p for p, _ in NEW])]
