@@ -78,11 +78,12 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
         if fallback_site_url is None or options.site_url is not None:
             raise
         start = _start(target, dataclasses.replace(options, site_url=fallback_site_url))
-    found = Findings()
-    entries = start.files or _from_robots(start, found)
+    # What robots.txt and the files break of the protocol is check's business, not ours:
+    # only what was not read counts (``_NOT_READ``).
+    entries = start.files or _from_robots(start, Findings())
     limits = TreeLimits(options.max_bytes, options.max_files)
     now = options.now or dt.datetime.now(UTC)
-    walked = Findings()  # the protocol's rules are check's business: only what was not read counts
+    walked = Findings()
     tree = follow(entries, start.source, start.site, limits, now, walked)
     problems = [f for f in walked.items if f.rule in _NOT_READ]
     if not tree.files and problems and all(f.rule == "missing" for f in problems):
