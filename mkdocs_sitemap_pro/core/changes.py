@@ -27,7 +27,7 @@ from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.run import _from_robots, _start
+from mkdocs_sitemap_pro.core.check.run import sitemaps_from_robots, start_of
 from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
 from mkdocs_sitemap_pro.core.check.tree import TreeLimits, follow
 from mkdocs_sitemap_pro.core.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
@@ -73,14 +73,14 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
     ``fallback_site_url`` is the URL a folder that cannot tell its own (no robots.txt)
     is taken to be published at: the other tree's, for two deploys of one site."""
     try:
-        start = _start(target, options)
+        start = start_of(target, options)
     except CheckError:
         if fallback_site_url is None or options.site_url is not None:
             raise
-        start = _start(target, dataclasses.replace(options, site_url=fallback_site_url))
+        start = start_of(target, dataclasses.replace(options, site_url=fallback_site_url))
     # What robots.txt and the files break of the protocol is check's business, not ours:
     # only what was not read counts (``_NOT_READ``).
-    entries = start.files or _from_robots(start, Findings())
+    entries = start.files or sitemaps_from_robots(start, Findings())
     limits = TreeLimits(options.max_bytes, options.max_files)
     now = options.now or dt.datetime.now(UTC)
     walked = Findings()

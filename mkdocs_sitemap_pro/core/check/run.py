@@ -37,7 +37,7 @@ from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
 
-__all__ = ["CheckOptions", "check"]
+__all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
 
 _SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
 
@@ -57,7 +57,9 @@ class CheckOptions:
 
 
 @dataclass(frozen=True)
-class _Start:
+class Start:
+    """Where reading a tree starts: its source, site URL, and sitemaps or robots.txt."""
+
     source: Source
     site: SiteUrl
     files: list[str]  # sitemap URLs given directly
@@ -114,14 +116,15 @@ def _as_version(folder: Path, site_url: str) -> str:
     return site_url
 
 
-def _start(target: str, options: CheckOptions) -> _Start:
+def start_of(target: str, options: CheckOptions) -> Start:
+    """Where a target (a site folder, a sitemap or page file, an http(s) URL) is read from."""
     if urlsplit(target).scheme.lower() in ("http", "https"):
         source = HttpSource(options.timeout)
         if urlsplit(target).path.endswith((".xml", ".gz")):
             site = _site(options.site_url or target.rsplit("/", 1)[0] + "/")
-            return _Start(source, site, [target], None)
+            return Start(source, site, [target], None)
         base = target if target.endswith("/") else target + "/"
-        return _Start(source, _site(options.site_url or base), [], base + "robots.txt")
+        return Start(source, _site(options.site_url or base), [], base + "robots.txt")
     path = Path(target)
     if not path.exists():
         raise CheckError(f"{target} does not exist: give a built site's folder, a sitemap "
@@ -135,11 +138,11 @@ def _start(target: str, options: CheckOptions) -> _Start:
     site = _site(_as_version(folder, site_url))
     local = LocalSource(folder, site)
     if entry is not None:
-        return _Start(local, site, [site.join(entry)], None)
-    return _Start(local, site, [], site.join("robots.txt"))
+        return Start(local, site, [site.join(entry)], None)
+    return Start(local, site, [], site.join("robots.txt"))
 
 
-def _from_robots(start: _Start, found: Findings) -> list[str]:
+def sitemaps_from_robots(start: Start, found: Findings) -> list[str]:
     """The sitemaps robots.txt names, or ``sitemap.xml`` beside it when it names none."""
     assert start.robots is not None
     source, shown = start.source, start.source.display(start.robots)
@@ -189,9 +192,9 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     """Check the sitemap tree at ``target``; ``CheckError`` if it cannot be checked at all."""
     options = options or CheckOptions()
     now = options.now or dt.datetime.now(UTC)
-    start = _start(target, options)
+    start = start_of(target, options)
     found = Findings()
-    start_urls = start.files or _from_robots(start, found)
+    start_urls = start.files or sitemaps_from_robots(start, found)
     limits = TreeLimits(options.max_bytes, options.max_files)
     tree = follow(start_urls, start.source, start.site, limits, now, found)
     if not tree.files and not any(f.rule in ("xml", "byte-limit") for f in found.items):
