@@ -48,7 +48,8 @@ def asked_versions(asked: list[str], versions: list[Version], branch: str) -> li
     return list(dict.fromkeys(asked))
 
 
-def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Path) -> dict[str, bytes]:
+def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Path,
+            filename: str) -> dict[str, bytes]:
     """The rebuilt sitemap files of one version, by their path on the branch."""
     config_file = config_file.resolve()
     try:
@@ -58,7 +59,8 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
     print(f"rebuilding the sitemap of version {version} from {branch.name}:{folder}/",
           file=sys.stderr)
     with console_log():
-        rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file))
+        rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file,
+                                        filename))
     how = f"dated by commit {rebuilt.dated_by[:12]}" if rebuilt.dated_by else "undated"
     print(f"rebuilt the sitemap of version {version} ({how}): "
           f"{', '.join(rebuilt.files) or 'nothing written'}", file=sys.stderr)

@@ -7,10 +7,9 @@ whose own entry is an index, its files: an index may not list an index), each wi
 newest lastmod inside it, its ``.gz`` twin and a page for people (``sitemap.html``), and
 a root ``robots.txt`` holding one ``Sitemap:`` line for it. A version whose sitemap is
 missing, empty, not a sitemap or lists URLs outside its folder (built before the plugin,
-say) is left out with one warning saying why, unless it is rebuilt (``--rebuild``,
-``--rebuild-all-stale``: ``cli.rebuild``) from its pages on the branch, in the same
-commit. Exit status 0 when done (or already up to date), 1 when the push failed, 2 when
-it could not run: then nothing is committed.
+say) is left out with one warning saying why, or rebuilt from its pages on the branch
+in the same commit (``--rebuild``: ``cli.rebuild``). Exit status 0 when done (or already
+up to date), 1 when the push failed, 2 when it could not run: then nothing is committed.
 """
 
 from __future__ import annotations
@@ -106,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
             found = _version_sitemaps(_reader(branch, files), settings, name)
             if name in asked or (args.rebuild_all_stale and isinstance(found, str)):
                 files.update(rebuild.rebuild(branch, _path(settings, name), name,
-                                             settings.root.join(name) + "/", settings.config_file))
+                                             settings.root.join(name) + "/", settings.config_file,
+                                             settings.filename))
                 rebuilt.append(name)
                 found = _version_sitemaps(_reader(branch, files), settings, name)
             if name not in names:  # rebuilt, but not listed (canonical_version)
@@ -123,9 +123,9 @@ def run(args: argparse.Namespace) -> int:
             raise CannotRun(f"no version on {settings.branch} has a sitemap the index can "
                             "list (see the warnings above)")
         files.update(_root_files(branch, settings, sitemaps))
-        done = f"Sitemap of {', '.join(rebuilt)} rebuilt; s" if rebuilt else "S"
+        also = f"; {', '.join(rebuilt)} rebuilt" if rebuilt else ""
         message = args.message or (
-            f"{done}itemap index for {', '.join(listed)} (mkdocs-sitemap-pro versions)"
+            f"Sitemap index for {', '.join(listed)}{also} (mkdocs-sitemap-pro versions)"
         )
         commit = commit_files(branch, files, message)
     except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:

@@ -139,7 +139,8 @@ def test_rebuild_dates_an_old_version_by_the_commit_it_was_deployed_from(
     assert dt.datetime.fromisoformat(dates[f"{ROOT}1.0/sitemap.xml"] or "") == max(expected.values())
     # One commit on top of the old tip; the user's checkout untouched, no worktree left.
     assert site.repo.git("rev-parse", "gh-pages^").strip() == before
-    assert "Sitemap of 1.0 rebuilt" in site.repo.git("log", "-1", "--format=%s", "gh-pages")
+    assert site.repo.git("log", "-1", "--format=%s", "gh-pages").strip() == (
+        "Sitemap index for 2.0, 1.0; 1.0 rebuilt (mkdocs-sitemap-pro versions)")
     assert tip(site, "HEAD") == head and site.repo.git("status", "--porcelain") == status
     assert len(worktrees(site)) == 1
     check_branch(site, tmp_path, capsys)
@@ -216,3 +217,37 @@ def test_a_version_not_in_versions_json_exits_2_and_commits_nothing(
     assert said in err, err
     assert tip(site) == before and show(site, "sitemap.xml") is None
     assert len(worktrees(site)) == 1
+
+
+def test_a_failed_rebuild_commits_nothing_not_even_the_versions_rebuilt_before(
+        site, env, capsys):
+    deploy_old_then_new(site)
+    branch = Branch.find(site.root, "gh-pages")
+    assert branch is not None
+    listed = (show(site, "versions.json") or "").rstrip().removesuffix("]")
+    commit_files(branch, {"versions.json": f'{listed}, {{"version": "0.9", "title": "0.9", '
+                                           f'"aliases": []}}]'.encode()}, "0.9, folder lost")
+    before = tip(site)
+    assert versions(site, "--rebuild", "1.0", "0.9") == 2
+    captured = capsys.readouterr()
+    assert "rebuilt the sitemap of version 1.0" in captured.err  # first, then 0.9 failed
+    assert "0.9/ is not a folder on gh-pages" in captured.err, captured.err
+    assert tip(site) == before and len(worktrees(site)) == 1
+
+
+def test_a_version_whose_sitemap_had_another_name_gets_the_one_the_index_reads(
+        site, env, capsys, tmp_path):
+    deploy_old_then_new(site)
+    site.config["plugins"] = [{"sitemap-pro": {"filename": "map.xml"}}]
+    site.write_config()
+    site.commit("another name", "2024-03-10T12:00:00+00:00")
+    deploy(site, "1.5")
+    assert show(site, "1.5/map.xml") is not None
+    site.config["plugins"] = [{"sitemap-pro": {}}]
+    site.write_config()
+    site.commit("the usual name", "2024-03-11T12:00:00+00:00")
+    assert versions(site, "--rebuild-all-stale") == 0
+    listed = branch_sitemap(site, "1.5/sitemap.xml", tmp_path)
+    assert set(listed) == {f"{ROOT}1.5/", f"{ROOT}1.5/guide/", f"{ROOT}1.5/old/"}
+    assert dt.datetime.fromisoformat(listed[f"{ROOT}1.5/guide/"] or "").month == 3
+    assert index_locs(site) == [f"{ROOT}{v}/sitemap.xml" for v in ("2.0", "1.5", "1.0")]

@@ -79,6 +79,9 @@ def has_file(repo: Path, commit: str, path: str) -> bool:
 
 def export_folder(branch: Branch, folder: str, dest: Path) -> None:
     """Write the files of ``folder`` on the branch's tip into ``dest`` (which exists)."""
+    status, kind, _ = run_git(["cat-file", "-t", f"{branch.tip}:{folder}"], branch.repo)
+    if status != 0 or kind.strip() != b"tree":
+        raise BranchError(f"{folder}/ is not a folder on {branch.name}")
     handle, index = tempfile.mkstemp(prefix="sitemap-pro-index-")
     os.close(handle)
     os.unlink(index)  # git creates the index file itself

@@ -52,6 +52,7 @@ class Target:
     url: str  # where the folder is published, ending in "/"
     config: str  # mkdocs.yml's path from the top of the repository (-f)
     current: Path  # today's mkdocs.yml: its settings when the source cannot be read
+    filename: str  # the sitemap's name, where the root index looks for it
 
 
 class Rebuilt(NamedTuple):
@@ -103,7 +104,7 @@ def _dated(target: Target, deployed: Deployed, site: Path, temp: Path) -> str | 
     with source_worktree(target.branch.repo, deployed.source) as tree:
         log.info(f"version {target.version}: its pages are dated by the history of commit "
                  f"{deployed.rev}, which mike deployed it from")
-        replaced = Replaced({"site_url": target.url}, _options(temp))
+        replaced = Replaced({"site_url": target.url}, _options(target, temp))
         try:
             _build(tree / target.config, site, replaced, target.version)
         except ConfigError as error:
@@ -119,15 +120,16 @@ def _undated(target: Target, why: str, site: Path, temp: Path) -> None:
     no_docs.mkdir(exist_ok=True)
     settings = {"site_url": target.url, "docs_dir": str(no_docs)}
     try:
-        _build(target.current, site, Replaced(settings, {**_options(temp), "lastmod": "none"}),
-               target.version)
+        _build(target.current, site,
+               Replaced(settings, {**_options(target, temp), "lastmod": "none"}), target.version)
     except ConfigError as error:
         raise RebuildFailed(f"version {target.version}: {error}") from None
 
 
-def _options(temp: Path) -> dict[str, object]:
-    """Options every rebuild sets: on (asked for), its cache in the temporary folder."""
-    return {"enabled": True, "cache_dir": str(temp / "cache")}
+def _options(target: Target, temp: Path) -> dict[str, object]:
+    """Options every rebuild sets: on (asked for), the name the root index reads, the
+    cache in the temporary folder."""
+    return {"enabled": True, "filename": target.filename, "cache_dir": str(temp / "cache")}
 
 
 def _build(config: Path, site: Path, replaced: Replaced, version: str) -> None:
