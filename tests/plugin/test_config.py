@@ -76,16 +76,6 @@ def test_sha256_ids_are_accepted_in_the_list_and_in_the_file(site: Site, tmp_pat
         assert len(warnings) == 1 and "is not a commit in the repository" in warnings[0], warnings
 
 
-def test_the_readme_options_table_is_every_option() -> None:
-    import re
-
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    documented = re.findall(r"^\| `([a-z_]+)` \| ", readme, re.M)
-    options = [name for name, _ in SitemapProConfig._schema]  # validate_ is `validate`
-    assert sorted(documented) == sorted(options)
-    assert len(documented) == len(set(documented))
-
-
 @pytest.mark.parametrize("value, error", [
     (3, "expected 'auto', an http(s) URL or the path"),
     ("  ", "expected 'auto', an http(s) URL or the path"),
