@@ -165,7 +165,7 @@ class _Previous(c.BaseConfigOption[Optional[str]]):
 
 
 class SitemapProConfig(base.Config):
-    """The options of ``sitemap-pro`` in mkdocs.yml (see the README's options table)."""
+    """The options of ``sitemap-pro`` in mkdocs.yml (see the docs site's Options page)."""
 
     enabled = c.Type(bool, default=True)
     filename = _Filename()

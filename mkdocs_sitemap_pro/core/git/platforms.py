@@ -3,7 +3,7 @@
 Most sites are built on a CI runner or a hosting platform, whose clone is shallow by
 default (one commit on GitHub Actions and Cloudflare Pages, 50 on Read the Docs, 10 on
 Vercel, a limited depth on GitLab CI). The shallow-clone warning names the fix of the
-platform it runs on; the README's "In CI" table is these rows.
+platform it runs on; the docs' CI page (docs/pages/ci.md) has these rows.
 """
 
 from collections.abc import Mapping
