@@ -37,7 +37,7 @@ class PageDates:
                  build_time: dt.datetime) -> None:
         self._format = options.lastmod_format
         self._latest = latest_allowed(build_time)
-        # revision_date is Material's; other themes print sitemap_lastmod (the docs' override
+        # revision_date is Material's; other themes print sitemap_lastmod (the docs'
         # override), so Babel is imported only where Material, which installs it, is.
         self._show = options.show_date and config.theme.name == "material"
         self.in_heads = options.meta_modified_time
