@@ -15,7 +15,6 @@ up to date), 1 when the push failed, 2 when it could not run: then nothing is co
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,13 +26,13 @@ from mkdocs_sitemap_pro.cli import rebuild
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
 from mkdocs_sitemap_pro.core.atomic import gzip_bytes
-from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
-from mkdocs_sitemap_pro.core.reader import SitemapFile, SitemapReadError, parse_sitemap
+from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.versions import (
     Listed,
+    listed_urlset,
     Version,
     VersionsError,
     parse_versions,
@@ -241,7 +240,7 @@ def _version_sitemaps(read: Callable[[str], bytes | None], settings: _Settings,
     except SitemapReadError as error:
         return f"{path} is not a sitemap ({error})"
     if not sitemap.is_index:
-        return _urlset(path, sitemap, folder) if sitemap.entries else f"{path} lists no URL"
+        return listed_urlset(path, sitemap, folder) if sitemap.entries else f"{path} lists no URL"
     out: list[Listed] = []
     for entry in sitemap.entries:
         if not entry.loc.startswith(folder):
@@ -251,33 +250,13 @@ def _version_sitemaps(read: Callable[[str], bytes | None], settings: _Settings,
         if child_data is None:
             return f"{path} lists {entry.loc}, which is not on {settings.branch}"
         try:
-            found = _urlset(child, parse_sitemap(child_data), folder)
+            found = listed_urlset(child, parse_sitemap(child_data), folder)
         except SitemapReadError as error:
             return f"{child} is not a sitemap ({error})"
         if isinstance(found, str):
             return found
         out += found
     return out or f"{path} lists no sitemap"
-
-
-def _urlset(path: str, sitemap: SitemapFile, folder: str) -> list[Listed] | str:
-    """One urlset inside ``folder``, with its newest lastmod; or what is wrong with it."""
-    if sitemap.is_index:
-        return f"{path} is an index inside an index"
-    newest: tuple[dt.datetime, str] | None = None
-    for entry in sitemap.entries:
-        if not entry.loc.startswith(folder):
-            return (f"{path} lists {entry.loc}, outside {folder} where the version is "
-                    "served (built without site_url?)")
-        if entry.lastmod is None:
-            continue
-        try:
-            key = utc_key(check_lastmod(entry.lastmod))
-        except ValueError:
-            continue
-        if newest is None or key > newest[0]:
-            newest = (key, entry.lastmod.strip())
-    return [Listed(path, newest[1] if newest else None, len(sitemap.entries))]
 
 
 def _root_files(branch: Branch, settings: _Settings, sitemaps: list[Listed]) -> dict[str, bytes]:

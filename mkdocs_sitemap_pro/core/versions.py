@@ -7,13 +7,22 @@ another folder; a sitemap there would list URLs outside its folder, so only real
 versions are listed. This module knows the layout, not git and not MkDocs.
 """
 
+import datetime as dt
 import json
 from typing import NamedTuple
 
-from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, MAX_LOC_LENGTH, MAX_URLS, SITEMAP_NS
+from mkdocs_sitemap_pro.core.protocol import (
+    MAX_BYTES,
+    MAX_LOC_LENGTH,
+    MAX_URLS,
+    SITEMAP_NS,
+    check_lastmod,
+    utc_key,
+)
+from mkdocs_sitemap_pro.core.reader import SitemapFile
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
 
-__all__ = ["Listed", "Version", "VersionsError", "parse_versions", "root_url", "version_index"]
+__all__ = ["Listed", "Version", "VersionsError", "listed_urlset", "parse_versions", "root_url", "version_index"]
 
 
 class VersionsError(ValueError):
@@ -64,6 +73,26 @@ class Listed(NamedTuple):
     path: str
     newest: str | None
     url_count: int
+
+
+def listed_urlset(path: str, sitemap: SitemapFile, folder: str) -> list[Listed] | str:
+    """One urlset inside ``folder``, with its newest lastmod; or what is wrong with it."""
+    if sitemap.is_index:
+        return f"{path} is an index inside an index"
+    newest: tuple[dt.datetime, str] | None = None
+    for entry in sitemap.entries:
+        if not entry.loc.startswith(folder):
+            return (f"{path} lists {entry.loc}, outside {folder} where the version is "
+                    "served (built without site_url?)")
+        if entry.lastmod is None:
+            continue
+        try:
+            key = utc_key(check_lastmod(entry.lastmod))
+        except ValueError:
+            continue
+        if newest is None or key > newest[0]:
+            newest = (key, entry.lastmod.strip())
+    return [Listed(path, newest[1] if newest else None, len(sitemap.entries))]
 
 
 def version_index(root: SiteUrl, sitemaps: list[Listed]) -> bytes:
