@@ -10,7 +10,7 @@ changed later. (A listing page is dated by its posts too: ``plugin.dating``.)
 """
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import pathspec
@@ -18,15 +18,35 @@ import pathspec
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 
-__all__ = ["NOTHING", "Decision", "Dependencies", "Shown", "decide", "newer"]
+__all__ = ["NOTHING", "Decision", "Dependencies", "Lines", "Shown", "decide", "merge_lines",
+           "newer"]
+
+#: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
+Lines = tuple[tuple[int, int], ...]
+
+
+def merge_lines(ranges: Iterable[tuple[int, int]]) -> Lines:
+    """``ranges`` (1-based, inclusive, any order) as ``Lines``: sorted, touching or
+    overlapping ones joined, empty or reversed ones dropped."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(r for r in ranges if 1 <= r[0] <= r[1]):
+        if merged and first <= merged[-1][1] + 1:
+            if last > merged[-1][1]:
+                merged[-1] = (merged[-1][0], last)
+        else:
+            merged.append((first, last))
+    return tuple(merged)
 
 
 class Shown(NamedTuple):
     """What one page showed besides its source: files read (absolute paths, exclusions
-    applied) and, for a listing page, the src_uris of the posts it lists."""
+    applied), for a listing page the src_uris of the posts it lists, and the files it
+    showed only in part (``dependencies: lines``): absolute path -> the lines shown,
+    sorted by path. A file shown whole is in ``files`` and never in ``parts``."""
 
     files: frozenset[str] = frozenset()
     posts: tuple[str, ...] = ()
+    parts: tuple[tuple[str, Lines], ...] = ()
 
 
 NOTHING = Shown()  # what most pages show besides their source (immutable, so shared)
