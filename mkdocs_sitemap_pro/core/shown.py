@@ -11,14 +11,14 @@ changed later. (A listing page is dated by its posts too: ``plugin.dating``.)
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 
-__all__ = ["NOTHING", "Decision", "Dependencies", "Lines", "Shown", "decide", "merge_lines",
+__all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide", "merge_lines",
            "newer"]
 
 #: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
@@ -52,12 +52,22 @@ class Shown(NamedTuple):
 NOTHING = Shown()  # what most pages show besides their source (immutable, so shared)
 
 
+class LineLookup(Protocol):
+    """The dates of the lines of files shown in part (``plugin.dependencies.line_dates``)."""
+
+    def newest(self, name: bytes, change: Known, lines: Lines) -> dt.datetime | None:
+        """The newest change to ``lines`` of the file git calls ``name``, whose last
+        change is ``change``: never newer than it, and ``change.when`` itself when the
+        lines cannot be dated apart; None when no line shown has a date."""
+
+
 class Dependencies(NamedTuple):
     """What every page of the build showed, and the files that must not date pages."""
 
     pages: Mapping[str, Shown]
     exclude: pathspec.PathSpec
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
+    lines: LineLookup | None = None  # None: files shown in part are dated whole
 
 
 class Decision(NamedTuple):
@@ -67,6 +77,7 @@ class Decision(NamedTuple):
     when: dt.datetime | None
     file: str = ""
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
+    parts: tuple[str, ...] = ()  # the files shown in part and their lines, for DEBUG
 
 
 def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
@@ -74,11 +85,12 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
     """The newest of a page's source (known to git; None for a generated page) and the
     files it showed."""
     own = source.when if source is not None else None
-    if entry is None or not entry.files:
+    if entry is None or not (entry.files or entry.parts):
         return Decision(own)
     newest: dt.datetime | None = own
-    decider, notes = "", []
-    for path in sorted(entry.files):
+    decider, notes, parts = "", [], []
+    shown: list[tuple[str, Lines | None]] = [(path, None) for path in sorted(entry.files)]
+    for path, lines in (*shown, *entry.parts):
         name = history.relative(path)
         if name is None:
             notes.append(f"{path} is outside the repository")
@@ -90,9 +102,21 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
         if not isinstance(change, Known):
             notes.append(f"{name} cannot be dated by git ({change.reason})")
             continue
-        if newest is None or change.when > newest:
-            newest, decider = change.when, name
-    return Decision(newest, decider, tuple(notes))
+        when: dt.datetime | None = change.when
+        if lines is not None and deps.lines is not None:
+            when = deps.lines.newest(history.name(path) or b"", change, lines)
+            parts.append(f"{name} lines {_spans(lines)}")
+        if when is None:
+            notes.append(f"{name}: every line shown was added by an ignored commit")
+            continue
+        if newest is None or when > newest:
+            newest, decider = when, name
+    return Decision(newest, decider, tuple(notes), tuple(parts))
+
+
+def _spans(lines: Lines) -> str:
+    """``((1, 3), (7, 7))`` as ``1-3, 7``."""
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in lines)
 
 
 def newer(a: dt.date | dt.datetime, b: dt.date | dt.datetime) -> bool:

@@ -54,6 +54,26 @@ class _BoundedInt(c.BaseConfigOption[int]):
         return _checked(lambda: check_limit(value, self.low, self.high))
 
 
+Depth = Literal["lines", "files", False]
+
+
+class _Dependencies(c.BaseConfigOption[Depth]):
+    """What dates a page besides its source: ``lines`` (of a file shown in part, only
+    the lines shown), ``files`` (whole files), ``false`` (nothing); ``true`` is ``lines``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = "lines"
+
+    def run_validation(self, value: object) -> Depth:
+        if value is True or value == "lines":
+            return "lines"
+        if value is False or value == "files":
+            return "files" if value == "files" else False
+        raise base.ValidationError(
+            f"expected 'lines', 'files' or false (true means 'lines'), not {value!r}")
+
+
 class _Filename(c.BaseConfigOption[str]):
     """A bare ``*.xml`` file name in the root of site_dir (robots.txt points to it)."""
 
@@ -186,7 +206,7 @@ class SitemapProConfig(base.Config):
     changefreq = _ProtocolValue(protocol.check_changefreq)
     priority = _ProtocolValue(protocol.check_priority)
     exclude = _Exclude()
-    dependencies = c.Type(bool, default=True)
+    dependencies = _Dependencies()
     dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
     html_view = c.Type(bool, default=True)

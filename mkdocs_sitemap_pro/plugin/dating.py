@@ -130,13 +130,15 @@ class Dater:
             found = history.last_changed(page.source_path)
             if not isinstance(found, Known):
                 return PageDate(None, "", found.reason)
-            if entry is None or not (entry.files or entry.posts):
+            if entry is None or not (entry.files or entry.posts or entry.parts):
                 return PageDate(found.when, "git")  # it showed nothing (most pages)
             change = found
         # A generated page has no source of its own: what it shows dates it, if anything.
         decision = decide(change, entry, deps, history)
         own: Lastmod = decision.when
         notes = [f"left out of its date: {note}" for note in decision.notes]
+        if decision.parts:
+            notes.append(f"shown in part: {'; '.join(decision.parts)}")
         post = ""
         for src_uri in entry.posts if entry is not None else ():
             shown = self._page_of(src_uri) if self._page_of is not None else None
@@ -152,7 +154,7 @@ class Dater:
             notes.append(f"dated by the included file {decision.file}")
             return PageDate(own, "git", by="an included file", decider=decision.file,
                             notes=tuple(notes))
-        if entry is not None and (entry.posts or entry.files):
+        if entry is not None and (entry.posts or entry.files or entry.parts):
             notes.append("dated by its own source (nothing it shows changed later)")
         return PageDate(own, "git", notes=tuple(notes))
 

@@ -146,8 +146,9 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
             if page.source_path is not None:
                 names[name_of(page.source_path) or b""] = None
             shown = shows.get(page.src_uri)
-            if shown is not None and shown.files and dependencies is not None:
-                for path in shown.files:  # less what must not date a page
+            if shown is not None and dependencies is not None:
+                # Less what must not date a page; a file shown in part by its whole date.
+                for path in (*shown.files, *(path for path, _ in shown.parts)):
                     relative = history.relative(path)
                     if relative is not None and not dependencies.exclude.match_file(relative):
                         names[name_of(path) or b""] = None

@@ -68,6 +68,7 @@ class BuildHistory:
         self._dated: HistoryMap | None = None  # the result, with dates carried (previous)
         self._said: list[tuple[int, str]] = []  # (level, message) from the thread, to log
         self._known: HistoryMap | None = None  # the last good map, for the next build
+        self.options = HistoryOptions()  # the rule options of the walk under way
 
     def start(self, config: MkDocsConfig, options: SitemapProConfig) -> None:
         """Start the walk for the repository docs_dir lies in, by the plugin's options."""
@@ -75,7 +76,8 @@ class BuildHistory:
         ignored = options.ignore_commits
         if isinstance(ignored, str):
             ignored = read_ignore_revs_file(Path(ignored))
-        rules = HistoryOptions(options.git_history, options.git_date, tuple(ignored))
+        rules = self.options = HistoryOptions(options.git_history, options.git_date,
+                                              tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
         self._processes = GitProcesses(options.git_timeout)
         self._processes.arm()

@@ -51,7 +51,8 @@ def says(
     """What a page says, with git's answers for its source and the files it showed."""
     answers: tuple[LastChange, ...] = ()
     if history is not None:
-        paths = ([source] if source else []) + (sorted(shows.files) if shows else [])
+        paths = ([source] if source else []) + (
+            [*sorted(shows.files), *(path for path, _ in shows.parts)] if shows else [])
         answers = tuple(history.last_changed(p) for p in paths)
     return Says(seen, shows, answers)
 

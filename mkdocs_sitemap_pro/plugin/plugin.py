@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.collector_pause import collector_paused
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.core.shown import Dependencies
+from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
@@ -124,6 +124,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._build.tracker.recall(files)
         if self._history.started:
             self._build.history = self._history.dates()
+            # Of files shown in part, the lines shown: one blame per changed file.
+            if self._build.tracker is not None and self.config.dependencies == "lines":
+                self._build.lines = self._tracking.blames(config, self.config).dates(
+                    self._build.history, self._history.options, self._build.tracker.shown.values(),
+                    self.config.git_timeout)
         self._build.start_dating(self.config)
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
@@ -220,6 +225,7 @@ class _Build:
         self.history: GitHistory | None = None
         self.files: Files | None = None
         self.dater: Dater | None = None  # from on_env on: every date is known
+        self.lines: LineLookup | None = None  # the dates of files' lines shown in part
         self.page_dates = PageDates(config, options, self.build_time)
 
     def start_dating(self, options: SitemapProConfig) -> None:
@@ -227,7 +233,7 @@ class _Build:
         assert self.files is not None
         tracker = self.tracker
         deps = None if tracker is None else Dependencies(
-            tracker.shown, options.dependencies_exclude, tracker.missing)
+            tracker.shown, options.dependencies_exclude, tracker.missing, self.lines)
         self.dater = pipeline.dater(options, self.files, self.collector, self.history,
                                     self.build_time, deps)
 
@@ -238,5 +244,6 @@ class _Build:
         shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
         if trouble:
             log.debug(f"the dependency cache could not be written: {trouble}")
-        return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing))
+        return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing),
+                            self.lines)
 

@@ -26,18 +26,20 @@ from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 __all__ = ["CACHE_FILE", "DependencyCache"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
-_VERSION = 2  # 1 held a SHA-256 of each source
+_VERSION = 3  # 1 held a SHA-256 of each source; 2 no files shown in part
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
-#: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts]].
+#: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts], [parts]], parts
+#: as [[file, relative], [[first, last], ...]] (``dependencies: lines``).
 _Entry = str | list[object]
 
 
 class DependencyCache:
     """The cache file of one project: read once, written once at the end of a build."""
 
-    def __init__(self, project: Path, path: Path | None) -> None:
+    def __init__(self, project: Path, path: Path | None, depth: str = "files") -> None:
         self.path = path  # None: kept in memory only
+        self.depth = depth  # the entries' ``dependencies`` value: lines or files
         self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._entries: dict[str, _Entry] = {}
         self._written: Stamp | None = None  # the file's stamp as last read or written here
@@ -54,7 +56,8 @@ class DependencyCache:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return  # no cache yet, or an unreadable one: every page is observed afresh
-        if isinstance(data, dict) and data.get("version") == _VERSION:
+        if (isinstance(data, dict) and data.get("version") == _VERSION
+                and data.get("dependencies") == self.depth):
             pages = data.get("pages")
             self._entries = pages if isinstance(pages, dict) else {}
             self._written = stamp  # as if written here: the same pages are not written again
@@ -75,17 +78,24 @@ class DependencyCache:
         if entry == stamp:
             self._valid[src_uri] = (entry, NOTHING)
             return NOTHING
-        if not isinstance(entry, list) or len(entry) != 3 or entry[0] != stamp:
+        if not isinstance(entry, list) or len(entry) != 4 or entry[0] != stamp:
             return None
         known = self._valid.get(src_uri)
         if known is not None and known[0] is entry:
             return known[1]
-        files, posts = entry[1], entry[2]
-        if not isinstance(files, list) or not isinstance(posts, list):
+        files, posts, parts = entry[1], entry[2], entry[3]
+        if not isinstance(files, list) or not isinstance(posts, list) or not isinstance(
+                parts, list):
+            return None
+        try:
+            in_part = tuple((os.path.normpath(self._prefix + str(f)), tuple(
+                (int(a), int(b)) for a, b in lines)) for f, lines in parts)
+        except (TypeError, ValueError):
             return None
         cached = Shown(
             frozenset(os.path.normpath(self._prefix + f) for f in files if isinstance(f, str)),
             tuple(p for p in posts if isinstance(p, str)),
+            in_part,
         )
         self._valid[src_uri] = (entry, cached)
         return cached
@@ -111,18 +121,21 @@ class DependencyCache:
             stamp = _stamp(source)
             if stamp is None:
                 continue
-            if not shown.files and not shown.posts:
+            if not shown.files and not shown.posts and not shown.parts:
                 entries[src_uri] = stamp
             else:
                 files = sorted(_relative(f, self._prefix) for f in shown.files)
-                entries[src_uri] = [stamp, files, list(shown.posts)]
+                parts = [[_relative(f, self._prefix), [list(r) for r in lines]]
+                         for f, lines in shown.parts]
+                entries[src_uri] = [stamp, files, list(shown.posts), parts]
         changed = entries != self._entries
         self._entries = entries
         if self.path is None:
             return None
         if not changed and self._written is not None and file_stamp(self.path) == self._written:
             return None
-        text = json.dumps({"pages": dict(sorted(entries.items())), "version": _VERSION})
+        text = json.dumps({"dependencies": self.depth, "pages": dict(sorted(entries.items())),
+                           "version": _VERSION})
         try:
             replace_file(self.path, (text + "\n").encode("utf-8"))
         except OSError as error:

@@ -10,6 +10,7 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from mkdocs_sitemap_pro.core.includes import WrittenRules, rules_for, shown_lines
 from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
-from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
+from mkdocs_sitemap_pro.core.shown import NOTHING, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
+from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, BlameStore
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
@@ -34,9 +37,18 @@ __all__ = ["Tracker", "Tracking"]
 class Tracker:
     """Observes every page of one build; ``finish`` gives what each showed."""
 
-    def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache) -> None:
+    def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache,
+                 lines: bool = False) -> None:
         self.observer = observer
-        self._objects = RenderedObjects(config, observer)
+        self._objects = RenderedObjects(config, observer, lines=lines)
+        # dependencies: lines: what a page's own text includes in part (snippets' line
+        # ranges and sections, include-markdown's markers), read from its source.
+        self._written: WrittenRules | None = None
+        if lines:
+            rules = rules_for(config.mdx_configs, config.markdown_extensions,
+                              frozenset(config.plugins), project_folder(config))
+            if rules.snippet_bases or rules.include_markdown:
+                self._written = rules
         # Each integration only where its plugin is in use (imported only then): most
         # sites pay nothing.
         self._templates: IncludedTemplates | None = None
@@ -81,8 +93,12 @@ class Tracker:
         reads = self.observer.close()
         if reads is None:
             return
+        parts: dict[str, list[tuple[int, int]]] = {}
         if self._objects.pending:
-            reads |= self._objects.take()  # mkdocstrings' objects' source files
+            whole, lines = self._objects.take()  # mkdocstrings' objects' source files
+            reads |= whole
+            for path, ranges in lines.items():
+                parts.setdefault(path, []).extend(ranges)
         if self._templates is not None and self._templates.pending:
             reads |= self._templates.take()  # macros' templates, cached by Jinja or not
         if self._click is not None:
@@ -93,8 +109,29 @@ class Tracker:
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)
+        if shows and self._written is not None and source:
+            self._written_parts(source, reads, parts)
         picked = self._exclusions.pick(reads, source) if shows else None
+        if parts:
+            in_part = self._exclusions.pick(set(parts), source) - (picked or set())
+            self.shown[page.file.src_uri] = Shown(frozenset(picked or ()), (), tuple(
+                (path, merge_lines(parts[path])) for path in sorted(in_part)))
+            return
         self.shown[page.file.src_uri] = Shown(frozenset(picked)) if picked else NOTHING
+
+    def _written_parts(self, source: str, reads: set[str],
+                       parts: dict[str, list[tuple[int, int]]]) -> None:
+        """The files read that the page's text includes only in part leave ``reads`` for
+        ``parts`` (the read was the include's)."""
+        assert self._written is not None
+        try:
+            text = Path(source).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            return
+        for path, lines in shown_lines(text, source, self._written).items():
+            if lines is not None and path in reads:
+                reads.discard(path)
+                parts.setdefault(path, []).extend(lines)
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
         """After the blog plugin's ``on_page_context`` (``blog`` only): the posts a
@@ -102,7 +139,7 @@ class Tracker:
         posts = blog.listed_posts(page, context)
         if posts is not None:
             src_uri = page.file.src_uri
-            self.shown[src_uri] = Shown(self.shown.get(src_uri, NOTHING).files, tuple(posts))
+            self.shown[src_uri] = self.shown.get(src_uri, NOTHING)._replace(posts=tuple(posts))
 
     def recall(self, files: Files) -> None:
         """Before templates render: what pages not rendered (``--dirty``) showed when
@@ -142,17 +179,27 @@ class Tracking:
     def __init__(self) -> None:
         self._observer: Observer | None = None
         self._cache: DependencyCache | None = None
+        self._blames: BlameStore | None = None
 
     def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
         if self._observer is None:
             self._observer = Observer()
         path = cache_file(config, options, CACHE_FILE)
-        if self._cache is None or self._cache.path != path:
-            self._cache = DependencyCache(project_folder(config), path)
+        depth = "lines" if options.dependencies == "lines" else "files"
+        if self._cache is None or self._cache.path != path or self._cache.depth != depth:
+            self._cache = DependencyCache(project_folder(config), path, depth)
         else:
             self._cache.refresh()
-        return Tracker(config, self._observer, self._cache)
+        return Tracker(config, self._observer, self._cache, options.dependencies == "lines")
+
+    def blames(self, config: MkDocsConfig, options: SitemapProConfig) -> BlameStore:
+        """The blames of files shown in part, kept while it is the same file."""
+        path = cache_file(config, options, BLAME_FILE)
+        if self._blames is None or self._blames.path != path:
+            self._blames = BlameStore(path)
+        return self._blames
 
     def forget(self) -> None:
-        """The next build reads the dependency cache afresh."""
+        """The next build reads the dependency and blame caches afresh."""
         self._cache = None
+        self._blames = None

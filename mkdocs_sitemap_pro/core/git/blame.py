@@ -1,0 +1,134 @@
+"""Of a file shown in part, the date of each of its lines: one ``git blame`` at HEAD.
+
+A page that shows some lines of a file (an API object's signature and docstring, a
+snippet's line range) is dated by the newest change to those lines, under the same rule
+as whole files: ``git blame --first-parent`` under ``first-parent`` (a line brought in by
+a merge is the merge's), plain ``git blame`` under ``all``; the committer or author date
+(``git_date``); ``ignore_commits`` passed as ``--ignore-rev``, so a line an ignored commit
+changed is the previous commit's, and a line it added has no date. A line last changed
+by a shallow clone's boundary commit cannot be dated: its file is then dated whole.
+
+``LineDates`` keeps the answer as runs of lines with one date, small enough to keep in
+``cache_dir`` (``plugin.dependencies.line_dates``): the blame of a file at HEAD depends
+only on the file's last change and the options, so it is made once per change.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable
+from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
+
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
+
+__all__ = ["IGNORED", "SHALLOW", "BlameFailed", "LineDates", "blame"]
+
+IGNORED = -1  # a run's epoch: its lines were added by an ignored commit (no date)
+SHALLOW = -2  # a run's epoch: its lines' change is beyond a shallow clone's history
+
+
+class BlameFailed(Exception):
+    """git blame could not answer (its message says why): the file is dated whole."""
+
+
+class LineDates(NamedTuple):
+    """A file's lines at HEAD in runs ``(first, last, epoch, minutes east of UTC)``,
+    1-based and inclusive, in order and covering every line; ``epoch`` may be
+    ``IGNORED`` or ``SHALLOW``."""
+
+    runs: tuple[tuple[int, int, int, int], ...]
+
+    @property
+    def length(self) -> int:
+        """How many lines the file has at HEAD."""
+        return self.runs[-1][1] if self.runs else 0
+
+    def newest(self, lines: Iterable[tuple[int, int]]) -> tuple[bool, datetime | None]:
+        """The newest change to ``lines`` (1-based inclusive ranges): (sure, when).
+
+        Not sure (the caller dates the file whole) when a line lies beyond the file or
+        was last changed beyond a shallow boundary; ``when`` is None when every line
+        shown was added by an ignored commit.
+        """
+        runs = self.runs
+        firsts = [run[0] for run in runs]
+        best: tuple[int, int, int, int] | None = None
+        for first, last in lines:
+            if first < 1 or last > self.length:
+                return False, None
+            at = bisect.bisect_right(firsts, first) - 1
+            while at < len(runs) and runs[at][0] <= last:
+                run = runs[at]
+                if run[2] == SHALLOW:
+                    return False, None
+                if run[2] != IGNORED and (best is None or run[2] > best[2]):
+                    best = run
+                at += 1
+        if best is None:
+            return True, None
+        zone = timezone(timedelta(minutes=best[3]))
+        return True, datetime.fromtimestamp(best[2], zone)
+
+
+def blame(top: str, name: bytes, options: HistoryOptions, ignored: frozenset[bytes],
+          boundary: frozenset[bytes], *, processes: GitProcesses | None = None) -> LineDates:
+    """Each line's last change of the file git calls ``name`` at HEAD, by ``options``;
+    ``ignored``: the full ids of ``ignore_commits``; ``boundary``: a shallow clone's.
+
+    Raises ``BlameFailed`` when git cannot blame it; ``GitTimeout`` passes through.
+    """
+    args: list[str | bytes] = ["blame", "--porcelain", "--no-progress", "--ignore-revs-file="]
+    if options.rule == "first-parent":
+        args.append("--first-parent")
+    for sha in sorted(ignored):
+        args += ["--ignore-rev", sha]
+    args += ["HEAD", "--", name]
+    status, out, err = run_git(args, top, processes=processes)
+    if status != 0:
+        raise BlameFailed(err or f"git blame exited with status {status}")
+    return _parse(out, options.date, ignored, boundary)
+
+
+def _parse(out: bytes, date: str, ignored: frozenset[bytes],
+           boundary: frozenset[bytes]) -> LineDates:
+    """Runs of ``git blame --porcelain`` output: a header ``<sha> <orig> <final> [n]``
+    for every line, the commit's details the first time it appears."""
+    time_key, zone_key = (b"committer-time", b"committer-tz") if date == "committer" else (
+        b"author-time", b"author-tz")
+    epochs: dict[bytes, int] = {}
+    zones: dict[bytes, int] = {}
+    order: list[bytes] = []  # each line's commit, in order
+    sha = b""
+    expect_header = True
+    for line in out.split(b"\n"):
+        if line[:1] == b"\t":  # the line's text: a header comes next
+            expect_header = True
+            continue
+        if expect_header:
+            if not line:
+                continue
+            sha = line.split(b" ", 1)[0]
+            order.append(sha)
+            expect_header = False
+            continue
+        key, _, value = line.partition(b" ")
+        if key == time_key:
+            epochs[sha] = int(value)
+        elif key == zone_key:
+            sign = -1 if value[:1] == b"-" else 1
+            zones[sha] = sign * (int(value[1:3]) * 60 + int(value[3:5]))
+    runs: list[tuple[int, int, int, int]] = []
+    for number, commit in enumerate(order, start=1):
+        if commit in boundary:
+            epoch, zone = SHALLOW, 0
+        elif commit in ignored:
+            epoch, zone = IGNORED, 0
+        else:
+            epoch, zone = epochs.get(commit, SHALLOW), zones.get(commit, 0)
+        if runs and runs[-1][2:] == (epoch, zone) and runs[-1][1] == number - 1:
+            runs[-1] = (runs[-1][0], number, epoch, zone)
+        else:
+            runs.append((number, number, epoch, zone))
+    return LineDates(tuple(runs))
