@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mkdocs_sitemap_pro.core.includes import (
     WrittenRules,
+    _argument_names,
+    _kept,
     rules_for,
+    shown_lines,
     written_dependencies,
 )
 
@@ -48,3 +58,258 @@ def test_include_markdown_relative_to_the_file_with_globs(tmp_path: Path) -> Non
     rules = WrittenRules(include_markdown=True)
     assert sorted(written_dependencies(page, rules)) == sorted([one, two, three])
     assert rules_for({}, [], frozenset({"include-markdown"}), tmp_path).include_markdown
+
+
+# shown_lines: the lines of each file a page's text includes directly (issue 28).
+
+TEN = "".join(f"line{n}\n" for n in range(1, 11))  # ten lines, and a final line ending
+
+
+def snippets_at(tmp_path: Path) -> WrittenRules:
+    return WrittenRules(snippet_bases=(tmp_path / "snippets",))
+
+
+def shown_by(tmp_path: Path, page: str, rules: WrittenRules) -> dict[str, object]:
+    return shown_lines(page, str(tmp_path / "docs" / "page.md"), rules)
+
+
+@pytest.mark.parametrize(("spec", "lines"), [
+    (":2:3", ((2, 3),)),
+    (":4", ((4, 10),)),  # from line 4 to the end (start given, end None: lines[3:])
+    ("::3", ((1, 3),)),
+    (":1:3,5:6", ((1, 3), (5, 6))),
+    (":2:3,3:5,9", ((2, 5), (9, 10))),
+    (":0:2", ((1, 2),)),  # 0 is taken as 1
+    (":8:99", ((8, 10),)),  # clamped to the file
+    (":3:-2", ((3, 10),)),  # end -2: len(lines) + 1 - 2, the final empty "line" counted
+    (":-3", ((9, 10),)),  # the last three of 11 split lines: 9, 10 and the empty one
+    (":-2", ((10, 10),)),
+    (":5:4", None),  # shows nothing: dated whole, never by fewer lines
+    (":20", None),  # nothing either
+    (":1:10", None),  # every line: whole
+    ("::", None),
+    ("", None),
+])
+def test_snippet_line_ranges(tmp_path: Path, spec: str, lines: object) -> None:
+    part = write(tmp_path / "snippets" / "part.txt", TEN)
+    assert shown_by(tmp_path, f'--8<-- "part.txt{spec}"\n', snippets_at(tmp_path)) == {str(part): lines}
+
+
+SECTIONS = (
+    "before\n"                       # 1
+    "# --8<-- [start:intro]\n"       # 2
+    "intro one\n"                    # 3
+    "# --8<-- [start:other]\n"       # 4: another section's marker, not shown
+    "intro two\n"                    # 5
+    "; --8<-- [end:other]\n"         # 6: a marker too (the ';' is not next to it)
+    "#;--8<-- [end:intro]\n"         # 7: escaped, shown (without its ';')
+    "intro three\n"                  # 8
+    "# --8<-- [end:intro]\n"         # 9
+    "after\n"                        # 10
+    "# --8<-- [start:intro]\n"       # 11: a second start: only the first section counts
+    "again\n"                        # 12
+    "# --8<-- [end:intro]\n"         # 13
+    "# --8<-- [start:open]\n"        # 14: no end: to the end of the file
+    "tail\n"                         # 15
+)
+
+
+@pytest.mark.parametrize(("name", "lines"), [
+    ("intro", ((3, 3), (5, 5), (7, 8))),
+    ("open", ((15, 15),)),
+    ("missing", None),  # not found: the extension shows nothing (or fails): whole
+])
+def test_snippet_sections(tmp_path: Path, name: str, lines: object) -> None:
+    part = write(tmp_path / "snippets" / "sections.py", SECTIONS)
+    assert shown_by(tmp_path, f"--8<-- 'sections.py:{name}'\n", snippets_at(tmp_path)) == {str(part): lines}
+
+
+def test_snippet_end_before_start_or_other_case_shows_nothing(tmp_path: Path) -> None:
+    part = write(tmp_path / "snippets" / "s.md", "a\n--8<-- [end:x]\nb\n--8<-- [start:x]\nc\n--8<-- [end:x]\n")
+    upper = write(tmp_path / "snippets" / "u.md", "a\n--8<-- [START:x]\nb\n--8<-- [end:x]\nc\n")
+    rules = snippets_at(tmp_path)
+    assert shown_by(tmp_path, '--8<-- "s.md:x"\n--8<-- "u.md:x"\n', rules) == {str(part): None, str(upper): None}
+
+
+def test_snippet_parts_merge_and_whole_wins(tmp_path: Path) -> None:
+    part = write(tmp_path / "snippets" / "part.txt", TEN)
+    other = write(tmp_path / "snippets" / "other.txt", TEN)
+    rules = snippets_at(tmp_path)
+    page = '--8<-- "part.txt:2:3"\n--8<-- "part.txt:4:5"\n--8<-- "part.txt:8:8"\n--8<-- "other.txt:1:2"\n'
+    assert shown_by(tmp_path, page, rules) == {str(part): ((2, 5), (8, 8)), str(other): ((1, 2),)}
+    page += '--8<-- "other.txt"\n'  # other.txt whole too: whole wins, either order
+    assert shown_by(tmp_path, page, rules)[str(other)] is None
+    assert shown_by(tmp_path, '--8<-- "other.txt"\n--8<-- "other.txt:1:2"\n', rules) == {str(other): None}
+
+
+def test_snippet_blocks_escapes_and_what_is_not_a_snippet(tmp_path: Path) -> None:
+    part = write(tmp_path / "snippets" / "part.txt", TEN)
+    skipped = write(tmp_path / "snippets" / "skipped.txt", TEN)
+    rules = snippets_at(tmp_path)
+    page = (
+        "--8<--\n"
+        "part.txt:2:3\n"
+        "; skipped.txt\n"                 # commented out in a block
+        '--8<-- "skipped.txt"\n'          # inline inside a block: ignored
+        "--8<--\n"
+        ';--8<-- "skipped.txt"\n'         # escaped
+        '--8<-- "skipped.txt"  \n'        # a space after the quote: no snippet
+        '-8<- "part.txt:5"\n'             # any run of dashes is a marker
+    )
+    assert shown_by(tmp_path, page, rules) == {str(part): ((2, 3), (5, 10))}
+    assert str(skipped) not in shown_by(tmp_path, page, rules)
+    # Without the extension the lines mean nothing; nested files are not followed.
+    assert shown_by(tmp_path, page, WrittenRules()) == {}
+
+
+def test_snippet_nested_files_and_the_page_itself_are_not_listed(tmp_path: Path) -> None:
+    a = write(tmp_path / "snippets" / "a.md", '--8<-- "b.md"\n')
+    write(tmp_path / "snippets" / "b.md", "b\n")
+    rules = WrittenRules(snippet_bases=(tmp_path / "snippets", tmp_path / "docs"))
+    page = write(tmp_path / "docs" / "page.md", '--8<-- "a.md"\n--8<-- "page.md:1:1"\n')
+    assert shown_lines(page.read_text(), str(page), rules) == {str(a): None}
+
+
+def test_multiple_ranges_are_split_as_the_extension_splits_them(tmp_path: Path) -> None:
+    """``name:1:3,5:6``: the path is before the first ':' that starts a valid suffix."""
+    part = write(tmp_path / "snippets" / "part.txt", TEN)
+    rules = snippets_at(tmp_path)
+    page = write(tmp_path / "docs" / "page.md", '--8<-- "part.txt:1:3,5:6"\n')
+    assert written_dependencies(page, rules) == [part]
+    assert shown_by(tmp_path, page.read_text(), rules) == {str(part): ((1, 3), (5, 6))}
+
+
+MARKED = (
+    "intro\n"                # 1
+    "<!--s-->\n"             # 2: the marker ends its line: only its line ending is kept
+    "first\n"                # 3
+    "\n"                     # 4: an empty line, kept whole
+    "<!--e-->\n"             # 5
+    "between\n"              # 6
+    "<!--s--> same line\n"   # 7: text after the marker is shown
+    "second\n"               # 8
+    "<!--e--> after\n"       # 9
+    "outro\n"                # 10
+)
+
+
+@pytest.mark.parametrize(("options", "lines"), [
+    ('start="<!--s-->" end="<!--e-->"', ((3, 4), (7, 8))),  # every start..end, markers out
+    ("start='<!--s-->'", ((3, 10),)),  # after the first start, to the end
+    ('end="<!--e-->"', ((1, 4),)),  # before the first end
+    ('start="<!--nowhere-->"', None),  # shows nothing: whole
+    ('end="<!--nowhere-->"', None),  # shows everything
+    ('start="<!--s-->\\nfirst"', ((4, 10),)),  # Python escapes in delimiters
+    ('start="<!--e--> " end="\\n"', ((9, 9),)),
+    ('xstart="<!--s-->"', None),  # not the start option
+    ('start=<!--s-->', None),  # unquoted: the plugin stops the build
+    ("", None),
+])
+def test_include_markdown_start_and_end(tmp_path: Path, options: str, lines: object) -> None:
+    part = write(tmp_path / "docs" / "part.md", MARKED)
+    rules = WrittenRules(include_markdown=True)
+    for tag in ("include-markdown", "include"):
+        page = f'{{% {tag} "part.md" {options} %}}\n'
+        assert shown_by(tmp_path, page, rules) == {str(part): lines}, tag
+
+
+def test_include_markdown_globs_each_file_its_part(tmp_path: Path) -> None:
+    one = write(tmp_path / "docs" / "parts" / "one.md", MARKED)
+    two = write(tmp_path / "docs" / "parts" / "two.md", "a\n<!--s-->\nb\n<!--e-->\n")
+    none = write(tmp_path / "docs" / "parts" / "none.md", "no markers\nat all\n")
+    write(tmp_path / "docs" / "parts" / "skipped.txt", MARKED)
+    rules = WrittenRules(include_markdown=True)
+    page = '{% include-markdown "parts/*.md" start="<!--s-->" end="<!--e-->" %}\n'
+    assert shown_by(tmp_path, page, rules) == {
+        str(one): ((3, 4), (7, 8)), str(two): ((3, 3),), str(none): None,
+    }
+    # Whole and part of one file on the page: whole; ./ is the page's folder.
+    page += '{% include "./parts/two.md" %}\n{% include-markdown "https://example.com/x.md" %}\n'
+    assert shown_by(tmp_path, page, rules)[str(two)] is None
+
+
+def test_include_markdown_path_from_a_page_in_a_subfolder(tmp_path: Path) -> None:
+    """A path neither ./ nor ../ is docs_dir's: tried from the page's folder upwards."""
+    part = write(tmp_path / "docs" / "includes" / "part.md", MARKED)
+    page = '{% include-markdown "includes/part.md" end="<!--e-->" %}\n'
+    found = shown_lines(page, str(tmp_path / "docs" / "guide" / "deep" / "page.md"),
+                        WrittenRules(include_markdown=True))
+    assert found == {str(part): ((1, 4),)}
+
+
+def test_snippets_and_include_markdown_together(tmp_path: Path) -> None:
+    part = write(tmp_path / "docs" / "part.md", MARKED)
+    rules = WrittenRules(snippet_bases=(tmp_path / "docs",), include_markdown=True)
+    page = '--8<-- "part.md:10:10"\n{% include "part.md" end="<!--e-->" %}\n'
+    assert shown_by(tmp_path, page, rules) == {str(part): ((1, 4), (10, 10))}
+
+
+def test_a_file_with_lone_carriage_returns_is_whole(tmp_path: Path) -> None:
+    """Both tools read in text mode, where a lone CR ends a line and git's lines differ."""
+    part = tmp_path / "snippets" / "cr.txt"
+    part.parent.mkdir(parents=True)
+    part.write_bytes(b"a\rb\nc\nd\n")
+    crlf = tmp_path / "snippets" / "crlf.txt"
+    crlf.write_bytes(b"a\r\nb\r\nc\r\nd\r\n")
+    page = '--8<-- "cr.txt:2:2"\n--8<-- "crlf.txt:2:3"\n'
+    assert shown_by(tmp_path, page, snippets_at(tmp_path)) == {str(part): None, str(crlf): ((2, 3),)}
+
+
+@given(st.text(alphabet=" =\"'\\ab\n\t-", max_size=16))
+def test_argument_names_are_the_plugins(arguments: str) -> None:
+    from mkdocs_include_markdown_plugin.directive import _maybe_arguments_iter
+
+    assert _argument_names(arguments) == set(_maybe_arguments_iter(arguments))
+
+
+@given(st.text(alphabet="SEx\n", max_size=14), st.sampled_from([None, "S", "SE", "S\n"]),
+       st.sampled_from([None, "E", "EE", "\nE"]))
+def test_kept_spans_are_what_the_plugin_keeps(text: str, start: str | None, end: str | None) -> None:
+    from mkdocs_include_markdown_plugin.process import filter_inclusions
+
+    spans = _kept(text, start, end)
+    if start or end:
+        assert spans is not None
+        assert "".join(text[a:b] for a, b in spans) == filter_inclusions(start, end, text)[0]
+
+
+def test_a_real_mkdocs_build_shows_exactly_those_lines(tmp_path: Path) -> None:
+    """pymdownx.snippets and mkdocs-include-markdown-plugin render the page; each line of
+    the included files has its own word, in the HTML exactly when shown_lines says."""
+    project = tmp_path / "project"
+    files = {
+        "snippets/part.md": "".join(f"partword{n}\n" for n in range(1, 6)),
+        "snippets/sec.md": "secword1\n<!-- --8<-- [start:body] -->\nsecword3\nsecword4\n"
+                           "<!-- --8<-- [end:body] -->\nsecword6\n",
+        "docs/marked.md": "markword1\n<!--s-->\nmarkword3\n<!--e-->\nmarkword5\n<!--s-->\n"
+                          "markword7\n<!--e-->\nmarkword9\n",
+    }
+    paths = {name: write(project / name, text) for name, text in files.items()}
+    page_text = ('# Page\n\n--8<-- "part.md:2:3"\n\n--8<-- "sec.md:body"\n\n'
+                 '{% include-markdown "marked.md" start="<!--s-->" end="<!--e-->" %}\n')
+    page = write(project / "docs" / "index.md", page_text)
+    (project / "mkdocs.yml").write_text(
+        "site_name: T\nplugins:\n  - include-markdown\n"
+        "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: [snippets]\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=project,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    html = (project / "site" / "index.html").read_text(encoding="utf-8")
+    rules = rules_for({"pymdownx.snippets": {"base_path": ["snippets"]}}, ["pymdownx.snippets"],
+                      frozenset({"include-markdown"}), project)
+    shown = shown_lines(page_text, str(page), rules)
+    assert shown == {
+        str(paths["snippets/part.md"]): ((2, 3),),
+        str(paths["snippets/sec.md"]): ((3, 4),),
+        str(paths["docs/marked.md"]): ((3, 3), (7, 7)),
+    }
+    for name, path in paths.items():
+        lines = shown[str(path)]
+        assert lines is not None
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            words = re.findall(r"[a-z]+word\d+", line)
+            in_html = {word: re.search(rf"\b{word}\b", html) is not None for word in words}
+            expected = any(a <= n <= b for a, b in lines)
+            assert in_html == dict.fromkeys(words, expected), (name, n, line)
