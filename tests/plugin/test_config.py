@@ -91,6 +91,27 @@ def test_previous_and_fetch_history_values() -> None:
     assert any(e.startswith("fetch_history:") for e in config_errors(fetch_history="always"))
 
 
+@pytest.mark.parametrize(("value", "loaded"), [
+    (True, "lines"), ("lines", "lines"), ("files", "files"), (False, False)])
+def test_dependencies_values(value: object, loaded: object) -> None:
+    config = SitemapProConfig()
+    config.load_dict({"dependencies": value})
+    assert config.validate() == ([], [])
+    assert config["dependencies"] == loaded
+
+
+@pytest.mark.parametrize("value", ["line", "true", 1, 0, None, ["lines"]])
+def test_dependencies_refuses_other_values(value: object) -> None:
+    errors = config_errors(dependencies=value)
+    assert errors and errors[0].startswith("dependencies: expected 'lines', 'files' or false")
+
+
+def test_dependencies_defaults_to_lines() -> None:
+    config = SitemapProConfig()
+    config.load_dict({})
+    config.validate()
+    assert config["dependencies"] == "lines"
+
 
 def test_a_previous_path_is_relative_to_mkdocs_yml(site: Site) -> None:
     from mkdocs.config import load_config

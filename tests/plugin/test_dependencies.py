@@ -88,7 +88,7 @@ def _site(site: Site, history: str, **options: object) -> Site:
         plugins=[
             "include-markdown",
             {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
-            {"sitemap-pro": {"git_history": history, **options}},
+            {"sitemap-pro": {"git_history": history, "dependencies": "files", **options}},
         ],
     )
     site.write_config()
@@ -160,7 +160,7 @@ def test_the_history_rules_differ_on_a_merged_file(site: Site) -> None:
     """_impl.py's change is dated by the merge under first-parent, by its commit under all."""
     _site(site, "first-parent")
     first = lastmods(site.build())["api.md"]
-    site.config["plugins"][-1] = {"sitemap-pro": {"git_history": "all"}}
+    site.config["plugins"][-1] = {"sitemap-pro": {"git_history": "all", "dependencies": "files"}}
     site.write_config()
     assert first == utc(day(20))
     # Under all, the side commit itself; __init__.py (re-exporting Thing) does not count.
@@ -217,8 +217,8 @@ def on_page_context(context, page, config, nav):
 '''
 
 
-@pytest.mark.parametrize("dependencies", [True, False])
-def test_dates_are_known_before_templates_render(site: Site, dependencies: bool) -> None:
+@pytest.mark.parametrize("dependencies", ["files", False])
+def test_dates_are_known_before_templates_render(site: Site, dependencies: str | bool) -> None:
     """The history map is complete before the first template renders: every page's
     source is dated there (``on_page_context``), as git dates it."""
     _site(site, "first-parent", dependencies=dependencies)

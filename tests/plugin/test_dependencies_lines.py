@@ -233,3 +233,15 @@ def test_snippet_ranges_and_sections_are_dated_by_their_lines(site: Site) -> Non
     assert lastmod(built, "include") == utc(day(5))
     assert lastmod(built, "both") == utc(day(7))  # it shows the whole file as well
     assert lastmod(built, "index") == utc(day(1))
+
+
+def test_a_dirty_rebuild_keeps_the_lines_each_page_showed(site: Site) -> None:
+    _snippet_site(site)
+    _edit(site, "parts/code.txt", "line 5\n", "line five\n", day(3))
+    assert lastmod(site.build(strict=True), "range") == utc(day(3))
+    _edit(site, "parts/code.txt", "line 9\n", "line nine\n", day(6))  # outside the range
+    dirty = site.build(dirty=True)  # range.md is not rendered again
+    assert lastmod(dirty, "range") == utc(day(3))
+    assert lastmod(dirty, "section") == utc(day(1))
+    _edit(site, "parts/code.txt", "line 4\n", "line four\n", day(8))  # inside it
+    assert lastmod(site.build(dirty=True), "range") == utc(day(8))
