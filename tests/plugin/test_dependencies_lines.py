@@ -10,6 +10,9 @@ Under ``files`` every page takes the module's last change.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import time
 import logging
 from pathlib import Path
 
@@ -245,3 +248,20 @@ def test_a_dirty_rebuild_keeps_the_lines_each_page_showed(site: Site) -> None:
     assert lastmod(dirty, "section") == utc(day(1))
     _edit(site, "parts/code.txt", "line 4\n", "line four\n", day(8))  # inside it
     assert lastmod(site.build(dirty=True), "range") == utc(day(8))
+
+
+def test_a_blame_past_git_timeout_dates_the_file_whole(site: Site, tmp_path: Path) -> None:
+    _api_site(site, git_timeout=1)
+    _history(site)
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    real = shutil.which("git")
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\ncase "$*" in *" blame "*) sleep 20;; esac\nexec "{real}" "$@"\n')
+    script.chmod(0o755)
+    started = time.monotonic()
+    built = site.build(strict=True, env={"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"})
+    assert time.monotonic() - started < 15
+    assert lastmod(built, "square") == lastmod(built, "circle") == utc(day(11))
+    assert any("git blame did not finish" in m for m in built.messages(logging.DEBUG))
+    assert not (site.root / ".cache/plugin/sitemap-pro/blame.json").exists()

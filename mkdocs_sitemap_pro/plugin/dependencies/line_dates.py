@@ -98,11 +98,12 @@ class BlameStore:
         missing = [name for name, (key, commit) in wanted.items()
                    if self._entries.get(key, ("",))[0] != commit]
         if missing and history.top is not None and history.key is not None:
-            before = len(missing)
-            self._blame(history.top, missing, wanted, options, history.key.boundary, timeout)
-            log.debug(f"git blame: {before} files shown in part blamed, "
-                      f"{len(wanted) - before} kept from earlier builds")
-            self._save()
+            made = self._blame(history.top, missing, wanted, options, history.key.boundary,
+                               timeout)
+            log.debug(f"git blame: {made} of {len(missing)} files shown in part blamed, "
+                      f"{len(wanted) - len(missing)} kept from earlier builds")
+            if made:
+                self._save()
         found: dict[bytes, LineDates] = {}
         for name, (key, commit) in wanted.items():
             entry = self._entries.get(key)
@@ -111,7 +112,9 @@ class BlameStore:
         return BuildLines(found)
 
     def _blame(self, top: str, names: list[bytes], keys: Mapping[bytes, tuple[str, str]],
-               options: HistoryOptions, boundary: frozenset[bytes], timeout: float) -> None:
+               options: HistoryOptions, boundary: frozenset[bytes], timeout: float) -> int:
+        """Blame ``names`` in parallel within ``timeout``; how many were blamed."""
+        made: list[bytes] = []
         processes = GitProcesses(timeout)
         processes.arm()
         try:
@@ -127,6 +130,7 @@ class BlameStore:
                               "dated as a whole file")
                     return
                 self._entries[key] = (commit, dates)
+                made.append(name)
 
             with ThreadPoolExecutor(min(_WORKERS, len(names))) as pool:
                 list(pool.map(one, names))
@@ -136,6 +140,7 @@ class BlameStore:
         finally:
             processes.disarm()
             processes.close()
+        return len(made)
 
     def _save(self) -> None:
         if self.path is None:
