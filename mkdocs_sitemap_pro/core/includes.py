@@ -13,7 +13,6 @@ tracking can share it: ``written_dependencies(source, rules) -> [absolute paths]
 ``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``.
 """
 
-import bisect
 import glob
 import os
 import re
@@ -21,11 +20,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from mkdocs_sitemap_pro.core.included_lines import Picked, marked_lines, snippet_lines
 from mkdocs_sitemap_pro.core.shown import Lines, merge_lines
 
 __all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
 
-# pymdownx.snippets' SnippetPreprocessor.RE_ALL_SNIPPETS, RE_SNIPPET_FILE, RE_SNIPPET_SECTION.
+# pymdownx.snippets' SnippetPreprocessor.RE_ALL_SNIPPETS and RE_SNIPPET_FILE.
 _SNIPPET = re.compile(
     r'''(?x)^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>
         (?P<inline_marker>-{1,}8<-{1,}[ \t]+)
@@ -34,10 +34,6 @@ _SNIPPET = re.compile(
     )\r?$''')
 _SNIPPET_FILE = re.compile(
     r'(?i)(.*?)(?:((?::-?[0-9]*){1,2}(?:(?:,(?=[-0-9:])-?[0-9]*)(?::-?[0-9]*)?)*)|(:[a-z][-_0-9a-z]*))?$')
-_SECTION = re.compile(
-    r'''(?xi)^(?P<pre>.*?)(?<!;)(?!(?<=-)-)(?P<escape>;*)(?P<inline_marker>-{1,}8<-{1,}[ \t]+)
-    (?P<section>\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\])
-    (?P<post>.*?)$''')
 # mkdocs-include-markdown-plugin's INCLUDE_TAG_RE (its indent group left out) and str_arg.
 _TAG = r'''\{{%\s*{0}\s+(?:"(?P<dq>([^"]|(?<=\\)")+)")?(?:'(?P<sq>([^']|(?<=\\)')+)')?(?P<arguments>.*?)\s*%\}}'''
 _INCLUDE_MARKDOWN = re.compile(_TAG.format("include-markdown"), re.DOTALL)
@@ -47,8 +43,6 @@ _ARG_VALUE = re.compile(r'''=(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^=]?)''',
 _URL = re.compile(r"[A-Za-z0-9+.\-]{2,}:")  # the plugin's is_url
 _MAX_FILES = 10_000  # a guard against include cycles through globs
 _MAX_NAME = 4096  # a longer snippet name is no path (and RE_SNIPPET_FILE is quadratic)
-
-_Shown = set[int] | None  # the line numbers of a file one inclusion shows; None: all
 
 
 class WrittenRules(NamedTuple):
@@ -96,7 +90,7 @@ def shown_lines(text: str, source: str, rules: WrittenRules) -> dict[str, Lines 
     """The files the page text of ``source`` includes directly: absolute path -> the
     lines of it shown (as the file is now), or None when it is shown whole anywhere on
     the page (or what it shows cannot be told). Parts of one file are merged."""
-    shown: dict[str, _Shown] = {}
+    shown: dict[str, Picked] = {}
     own = os.path.normpath(source)
     for path, lines in _inclusions(text, Path(own), rules, with_lines=True):
         name, before = str(path), shown.get(str(path), set())
@@ -107,14 +101,14 @@ def shown_lines(text: str, source: str, rules: WrittenRules) -> dict[str, Lines 
 
 
 def _inclusions(text: str, current: Path, rules: WrittenRules,
-                with_lines: bool = False) -> Iterator[tuple[Path, _Shown]]:
+                with_lines: bool = False) -> Iterator[tuple[Path, Picked]]:
     """The files one text includes directly, each with the lines shown if asked."""
     if rules.snippet_bases:
         for name in _snippet_names(text):
             found = _snippet_path(name, rules.snippet_bases)
             if found is not None:
                 path, target = found
-                yield path, _snippet_lines(path, target) if with_lines else None
+                yield path, snippet_lines(path, target.group(2), target.group(3)) if with_lines else None
     if rules.include_markdown:
         # The plugin replaces the include-markdown directives first, then the include ones.
         rest = _INCLUDE_MARKDOWN.sub("\0", text)
@@ -160,42 +154,8 @@ def _snippet_path(name: str, bases: tuple[Path, ...]) -> tuple[Path, re.Match[st
     return None
 
 
-def _snippet_lines(path: Path, target: re.Match[str]) -> _Shown:
-    """The lines ``file:10:20,30:`` or ``file:section`` shows, as ``extract_lines`` and
-    ``extract_section`` pick them; None for no suffix, or when the section is missing."""
-    text = _read(path)
-    if text is None or not (target.group(2) or target.group(3)):
-        return None
-    lines = text.split("\n") if text else []
-    total, picked = len(lines), set[int]()
-    if target.group(2):
-        for nums in target.group(2)[1:].split(","):
-            span = nums.split(":")
-            first = int(span[0]) if span[0] else None
-            first = first if first is None or first < 0 else max(0, first - 1)
-            last = int(span[1]) if len(span) > 1 and span[1] else None
-            start = min(max(total + first, 0), total) if first and first < 0 else first
-            end = min(max(total + 1 + last, 0), total) if last and last < 0 else last
-            picked.update(range(*slice(start, end).indices(total)))
-    else:
-        section, inside, found = target.group(3)[1:], False, False
-        for n, line in enumerate(lines):
-            marker = _SECTION.match(line) if "8<-" in line else None
-            if marker and not marker.group("escape"):
-                if marker.group("name") == section:
-                    if marker.group("type") != "start":  # [END:x], [START:x] too
-                        break  # the end, or an end before any start
-                    inside = found = True
-                continue  # markers are not shown
-            if inside:
-                picked.add(n)
-        if not found:
-            return None
-    return _part({n + 1 for n in picked}, text)
-
-
 def _markdown_inclusion(match: re.Match[str], current: Path,
-                        with_lines: bool) -> Iterator[tuple[Path, _Shown]]:
+                        with_lines: bool) -> Iterator[tuple[Path, Picked]]:
     """The files of one include(-markdown) directive, each with the lines it shows."""
     dq, sq = match.group("dq"), match.group("sq")
     name = dq.replace('\\"', '"') if dq is not None else sq.replace("\\'", "'") if sq else None
@@ -210,7 +170,7 @@ def _markdown_inclusion(match: re.Match[str], current: Path,
         with_lines = with_lines and options[option] is not None  # else the build stops
     start, end, encoding = options["start"], options["end"], options["encoding"] or ""
     for path in _markdown_paths(name, current):
-        yield path, _marked_lines(path, start, end, encoding) if with_lines and (start or end) else None
+        yield path, marked_lines(path, start, end, encoding) if with_lines and (start or end) else None
 
 
 def _argument_names(arguments: str) -> set[str]:
@@ -249,71 +209,3 @@ def _markdown_paths(name: str, current: Path) -> list[Path]:
         if paths:
             return paths
     return []
-
-
-def _marked_lines(path: Path, start: str | None, end: str | None, encoding: str) -> _Shown:
-    """The lines that hold what the plugin keeps of a file by ``start``/``end``."""
-    text = _read(path, encoding)
-    try:  # the plugin's interpret_escapes: Python's escapes (\\n) in a delimiter
-        start, end = (None if v is None else v.encode("latin-1", "backslashreplace")
-                      .decode("unicode_escape") for v in (start, end))
-    except UnicodeDecodeError:
-        return None  # the plugin fails on the directive
-    spans = None if text is None else _kept(text, start, end)
-    if text is None or spans is None:
-        return None
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    picked = set()
-    for a, b in spans:
-        n = bisect.bisect_right(starts, a) - 1  # the line that holds a
-        while n < len(starts) and starts[n] < b:
-            s, e = starts[n], starts[n + 1] - 1 if n + 1 < len(starts) else len(text)
-            if max(a, s) < min(b, e) or (s == e and a <= s):  # any of it, or a whole empty line
-                picked.add(n + 1)
-            n += 1
-    return _part(picked, text)
-
-
-def _kept(text: str, start: str | None, end: str | None) -> list[tuple[int, int]] | None:
-    """The spans of ``text`` the plugin's ``filter_inclusions`` keeps: after the first
-    ``start`` (start alone), before the first ``end`` (end alone), or after each ``start``
-    the pieces between its ``end``s, every other one from the first."""
-    if start is not None and end is None:
-        at = text.find(start)
-        return [] if at < 0 else [(at + len(start), len(text))]
-    if end is not None and start is None:
-        at = text.find(end)
-        return [(0, len(text) if at < 0 else at)]
-    if not start or not end:
-        return None  # the plugin fails on an empty delimiter
-    parts = _pieces(text, 0, len(text), start)
-    return [piece for a, b in (parts[1:] or parts)
-            for n, piece in enumerate(_pieces(text, a, b, end)) if not n % 2]
-
-
-def _pieces(text: str, a: int, b: int, separator: str) -> list[tuple[int, int]]:
-    """``text[a:b].split(separator)`` as spans of ``text``."""
-    pieces = []
-    while (at := text.find(separator, a, b)) >= 0:
-        pieces.append((a, at))
-        a = at + len(separator)
-    return [*pieces, (a, b)]
-
-
-def _part(picked: set[int], text: str) -> _Shown:
-    """Lines picked of ``text``'s real lines (a final line ending starts none); None
-    when that is none (the tools show nothing, or fail) or all of them."""
-    count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    picked = {n for n in picked if 1 <= n <= count}
-    return picked if picked and len(picked) < count else None
-
-
-def _read(path: Path, encoding: str = "utf-8") -> str | None:
-    """A file as both tools read it (text mode: universal newlines), or None when its
-    lines would not be git's (a lone carriage return) or it cannot be read."""
-    try:
-        text = path.read_bytes().decode(encoding)
-    except (OSError, LookupError, UnicodeDecodeError):
-        return None
-    text = text.replace("\r\n", "\n")
-    return None if "\r" in text else text

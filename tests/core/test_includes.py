@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from mkdocs_sitemap_pro.core.includes import (
     WrittenRules,
     _argument_names,
-    _kept,
     rules_for,
     shown_lines,
     written_dependencies,
 )
+from mkdocs_sitemap_pro.core.included_lines import _kept
 
 
 def write(path: Path, text: str) -> Path:
