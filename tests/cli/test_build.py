@@ -207,3 +207,29 @@ def test_after_zensical_nothing_is_injected_into_pages(site, monkeypatch, capsys
         assert path.read_bytes() == data, path
     assert not any("article:modified_time" in p.read_text("utf-8")
                    for p in (site.root / "site").rglob("*.html"))
+
+
+def test_a_snippet_range_is_dated_by_its_lines_as_by_the_plugin(site, monkeypatch, capsys):
+    site.config["markdown_extensions"] = ["pymdownx.snippets"]
+    site.write_config()
+    site.page("index.md", "# Home\n")
+    site.page("range.md", '# Range\n\n--8<-- "parts/code.txt:2:3"\n')
+    site.repo.write("parts/code.txt", "one\ntwo\nthree\nfour\n")
+    site.commit("first", day(1))
+    site.repo.write("parts/code.txt", "one\nTWO\nthree\nfour\n")
+    site.commit("in the range", day(2))
+    site.repo.write("parts/code.txt", "one\nTWO\nthree\nFOUR\n")
+    site.commit("after it", day(3))
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    by_plugin = (built.site_dir / "sitemap.xml").read_bytes()
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    assert (built.site_dir / "sitemap.xml").read_bytes() == by_plugin
+    dates = {u.findtext("{*}loc"): u.findtext("{*}lastmod")
+             for u in parse_sitemap(built.site_dir / "sitemap.xml")}
+    assert dates[SITE_URL + "range/"] == utc(day(2))
+    site.set_options(dependencies="files")
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    dates = {u.findtext("{*}loc"): u.findtext("{*}lastmod")
+             for u in parse_sitemap(built.site_dir / "sitemap.xml")}
+    assert dates[SITE_URL + "range/"] == utc(day(3))

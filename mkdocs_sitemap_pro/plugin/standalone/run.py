@@ -21,13 +21,18 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils import CountHandler, get_build_datetime
 
 from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
-from mkdocs_sitemap_pro.core.shown import Dependencies, Shown
+from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
+from mkdocs_sitemap_pro.plugin.config import cache_file
+from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, BlameStore
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.core.includes import (
+    WrittenRules,
     rules_for,
+    shown_lines,
     written_dependencies,
 )
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
@@ -105,7 +110,12 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     _report_unbuilt(built)
     build_time = get_build_datetime()
     dependencies = _dependencies(site, built.files)
-    history = _history(site) if options.lastmod == "git" else None
+    history, rules = _history(site) if options.lastmod == "git" else (None, None)
+    if dependencies is not None and history is not None and rules is not None:
+        # Of files a page includes in part, the lines it shows (dependencies: lines).
+        blames = BlameStore(cache_file(config, options, BLAME_FILE))
+        dependencies = dependencies._replace(lines=blames.dates(
+            history, rules, dependencies.pages.values(), options.git_timeout))
     build = pipeline.Build(
         config=config,
         files=built.files,
@@ -142,12 +152,17 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
     project = Path(config.config_file_path or ".").resolve().parent
     rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project)
     shown: dict[str, frozenset[str]] = {}
+    parts: dict[str, tuple[tuple[str, Lines], ...]] = {}
     by_url: dict[str, File] = {}
     pages = files.documentation_pages()
     for file in pages:
         if file.abs_src_path and not file.generated_by:
-            found = written_dependencies(Path(file.abs_src_path), rules)
-            shown[file.src_uri] = frozenset(str(path) for path in found)
+            found = {str(path) for path in written_dependencies(Path(file.abs_src_path), rules)}
+            if site.options.dependencies == "lines" and found:
+                in_part = _in_part(file.abs_src_path, rules)
+                found -= in_part.keys()
+                parts[file.src_uri] = tuple(sorted(in_part.items()))
+            shown[file.src_uri] = frozenset(found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
     result: dict[str, Shown] = {}
@@ -157,9 +172,20 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
             for url in _listed(file)
             if (post := by_url.get(normalise_loc(url))) is not None and post is not file
         ))
-        if posts or shown.get(file.src_uri):
-            result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts)
+        if posts or shown.get(file.src_uri) or parts.get(file.src_uri):
+            result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts,
+                                         parts.get(file.src_uri, ()))
     return Dependencies(result, site.options.dependencies_exclude)
+
+
+def _in_part(source: str, rules: WrittenRules) -> dict[str, Lines]:
+    """The files a page's text includes only in part, with the lines it shows."""
+    try:
+        text = Path(source).read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return {}
+    return {path: lines for path, lines in shown_lines(text, source, rules).items()
+            if lines is not None}
 
 
 def _listed(file: File) -> list[str]:
@@ -172,12 +198,13 @@ def _listed(file: File) -> list[str]:
     return listed_urls(text, file.page.canonical_url or file.url)
 
 
-def _history(site: SiteConfig) -> GitHistory:
-    """The history map of the site's repository, as the plugin has it (``cache_dir``)."""
+def _history(site: SiteConfig) -> tuple[GitHistory, HistoryOptions]:
+    """The history map of the site's repository, as the plugin has it (``cache_dir``),
+    and the rule options it was read by."""
     history = BuildHistory()
     history.start(site.mkdocs, site.options)
     try:
-        return history.dates()
+        return history.dates(), history.options
     finally:
         history.stop()
 
