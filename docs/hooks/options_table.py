@@ -62,6 +62,8 @@ def type_of(option: Any) -> str:
         return "list of commit SHAs, or a file's path"
     if isinstance(option, plugin_config._Exclude):
         return "list of gitignore-style patterns"
+    if isinstance(option, plugin_config._Dependencies):
+        return "`lines` \\| `files` \\| `false`"
     if isinstance(option, plugin_config._Previous):
         return "`auto`, an http(s) URL, or a path"
     if isinstance(option, plugin_config._ProtocolValue):
