@@ -21,15 +21,41 @@ macros integration (its templates as the Jinja environment hands them out).
     python bench/dependencies.py            # 1,000 pages, 5,000 commits, 5 rounds
     python bench/dependencies.py --macros   # the same, the includes made by mkdocs-macros
     python bench/dependencies.py --quick    # 60 pages, 200 commits, 2 rounds
+
+With ``--api`` (issue 28): ``dependencies: lines`` against ``files`` on mkdocstrings API
+pages. A synthetic package of 50 modules (4 classes each, with docstrings, 6 methods
+each with docstrings and bodies, private attributes not rendered) and a page per class
+(``::: pkg.modNN.ClassK``: 200 pages; mkdocstrings-python, ``show_source: false``,
+``paths`` the repository's ``src``), in a linear repository of 5,000 commits with fixed
+dates (65 % edit 1-3 modules: docstrings, bodies, signatures, private attributes; the
+rest other files), cached under ``bench/.work/``. Four variants alternated, each a fresh
+``python -m mkdocs build`` in its own folder: lines-cold and files-cold (``cache_dir``
+deleted before each build: history map, dependency records, ``blame.json``),
+lines-warm and files-warm (the cache of that folder's last build kept, nothing changed).
+Then per variant one more build through a logging ``git`` first on PATH (the git
+processes it starts, untimed) and one under callgrind (``--trace-children=yes``: the
+build's process and every child, git included; ``PYTHONHASHSEED=0``). Goals: lines /
+files <= 1.10x cold, and = 1.00x warm (within 2 % wall, 0.5 % instructions).
+
+    python bench/dependencies.py --api          # 50 modules, 200 pages, 5,000 commits, 5 rounds
+    python bench/dependencies.py --api --quick  # 5 modules, 200 commits, 1 round, no callgrind
 """
 
 from __future__ import annotations
 
+import argparse
+import datetime as dt
 import os
+import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -86,7 +112,13 @@ def main() -> int:
     p.add_argument("--pages", type=int, default=None)
     p.add_argument("--commits", type=int, default=None)
     p.add_argument("--macros", action="store_true", help="include with mkdocs-macros")
+    p.add_argument("--api", action="store_true",
+                   help="mkdocstrings API pages: dependencies lines vs files, cold and warm")
+    p.add_argument("--modules", type=int, default=None, help="--api: modules (4 pages each)")
+    p.add_argument("--no-valgrind", action="store_true", help="--api: no callgrind builds")
     args = p.parse_args()
+    if args.api:
+        return api_main(args)
     pages = args.pages or (60 if args.quick else 1_000)
     commits = args.commits or (200 if args.quick else 5_000)
     rounds = args.rounds or (2 if args.quick else 5)
@@ -148,6 +180,362 @@ def main() -> int:
         f"   dependencies add {m['deps-true'] - m['deps-false']:+.2f} s to a "
         f"{m['deps-false']:.2f} s build",
     ]
+    C.print_summary(lines)
+    return 0
+
+
+# --------------------------------------------------------------------------- --api
+
+API_GOAL_COLD = 1.10  # lines / files, a build with an empty cache_dir
+API_GOAL_WARM = 1.00  # lines / files, a build with nothing changed (within the noise)
+WARM_NOISE = 0.02  # "1.00 within noise": |ratio - 1| <= this (wall; instructions: 0.5 %)
+API_BUILDER_VERSION = 1  # bump when the API repository's shape changes
+API_CLASSES = 4  # per module: one page each
+API_METHODS = 6  # per class
+API_VARIANTS = ("lines-cold", "files-cold", "lines-warm", "files-warm")
+_API_WORDS = ("return value index key entry node cache path name item count limit "
+              "buffer record field option default parser stream token result").split()
+
+
+class _ApiModule:
+    """One module's text as pieces that commits edit: docstrings, bodies, signatures and
+    private (unrendered) attributes, rendered whole on every change."""
+
+    def __init__(self, number: int, rng: random.Random) -> None:
+        self.number, self.rng = number, rng
+        self.registry = rng.randrange(1000)
+        self.classes: list[dict[str, Any]] = [{
+            "doc": self.sentence(), "attr": rng.randrange(100), "label": rng.randrange(100),
+            "methods": [{"doc": self.sentence(), "args": rng.randint(0, 3),
+                         "body": [self.statement() for _ in range(rng.randint(2, 5))]}
+                        for _ in range(API_METHODS)],
+        } for _ in range(API_CLASSES)]
+
+    def sentence(self) -> str:
+        return " ".join(self.rng.choice(_API_WORDS) for _ in range(self.rng.randint(6, 12)))
+
+    def statement(self) -> str:
+        return f"x = x * {self.rng.randint(2, 9)} + len({self.rng.choice(_API_WORDS)!r})"
+
+    def edit(self) -> str:
+        """Change one piece at random; what kind of change it was."""
+        rng = self.rng
+        cls = rng.choice(self.classes)
+        method = rng.choice(cls["methods"])
+        kind = rng.choices(("docstring", "body", "signature", "attribute", "class-docstring"),
+                           (30, 35, 10, 15, 10))[0]
+        if kind == "docstring":
+            method["doc"] = self.sentence()
+        elif kind == "body":
+            body = method["body"]
+            if rng.random() < 0.3 and len(body) < 7:
+                body.insert(rng.randrange(len(body) + 1), self.statement())
+            elif rng.random() < 0.3 and len(body) > 1:
+                body.pop(rng.randrange(len(body)))
+            else:
+                body[rng.randrange(len(body))] = self.statement()
+        elif kind == "signature":
+            method["args"] = (method["args"] + rng.randint(1, 3)) % 4
+        elif kind == "attribute":
+            if rng.random() < 0.2:
+                self.registry = rng.randrange(1000)
+            else:
+                cls["attr" if rng.random() < 0.5 else "label"] = rng.randrange(100)
+        else:
+            cls["doc"] = self.sentence()
+        return kind
+
+    def text(self) -> bytes:
+        out = [f'"""Module {self.number} of the synthetic API."""\n\n',
+               "from __future__ import annotations\n\n",
+               f"_REGISTRY = {self.registry}  # private: not rendered\n"]
+        for k, cls in enumerate(self.classes):
+            out.append(f'\n\nclass Class{k}:\n    """Class {k} of module {self.number}.\n\n'
+                       f'    {cls["doc"]}.\n    """\n\n'
+                       f"    _cache_size = {cls['attr']}  # private: not rendered\n"
+                       f"    _label = 'c{k}-{cls['label']}'\n")
+            for j, m in enumerate(cls["methods"]):
+                params = ", ".join(["self", *(f"arg{i}: int = {i}" for i in range(m["args"]))])
+                out.append(f'\n    def method_{j}({params}) -> int:\n'
+                           f'        """Method {j}: {m["doc"]}.\n\n'
+                           f'        Returns a number.\n        """\n'
+                           f"        x = {j}\n")
+                out.extend(f"        {line}\n" for line in m["body"])
+                out.append("        return x\n")
+        return "".join(out).encode("utf-8")
+
+
+def _api_stream(modules: int, commits: int, seed: int) -> tuple[bytes, dict[str, int]]:
+    """A linear history: commit 1 adds the package, its 4 pages per module and the other
+    files; every later commit (dates 10 min to 6 h apart, fixed) edits 1-3 modules
+    (65 %: 1-2 edits each) or 1-3 other files (35 %: guide pages, README, tests)."""
+    rng = random.Random(seed)
+    mods = [_ApiModule(n, rng) for n in range(modules)]
+    others = ([f"docs/guide/page-{n}.md" for n in range(10)] + ["README.md", "CHANGELOG.md"]
+              + [f"tests/test_mod{n:02d}.py" for n in range(modules)])
+    other_rev = dict.fromkeys(others, 0)
+    clock = int(dt.datetime(2019, 1, 7, 9, 0, tzinfo=dt.timezone.utc).timestamp())
+    chunks: list[bytes] = []
+    stats = {"commits": 0, "module_edits": 0, "other_edits": 0}
+
+    def entry(path: str, data: bytes) -> bytes:
+        return f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n"
+
+    def other(path: str) -> bytes:
+        other_rev[path] += 1
+        return f"{path}, revision {other_rev[path]}.\n".encode()
+
+    def commit(message: str, changes: list[bytes]) -> None:
+        nonlocal clock
+        clock += rng.randint(600, 6 * 3600)
+        who = "Ada Lovelace <ada@example.com>"
+        head = (f"commit refs/heads/main\nmark :{stats['commits'] + 1}\n"
+                f"author {who} {clock} +0000\ncommitter {who} {clock} +0000\n"
+                f"data {len(message)}\n{message}\n")
+        chunks.append(head.encode() + b"".join(changes) + b"\n")
+        stats["commits"] += 1
+
+    first = [entry("src/pkg/__init__.py", b'"""The synthetic API package."""\n'),
+             entry("docs/index.md", b"# Synthetic API\n\nThe reference.\n")]
+    first += [entry(f"src/pkg/mod{m.number:02d}.py", m.text()) for m in mods]
+    for m in mods:
+        for k in range(API_CLASSES):
+            page = f"# mod{m.number:02d}.Class{k}\n\n::: pkg.mod{m.number:02d}.Class{k}\n"
+            first.append(entry(f"docs/api/mod{m.number:02d}/Class{k}.md", page.encode()))
+    first += [entry(p, other(p)) for p in others]
+    commit("initial import", first)
+    while stats["commits"] < commits:
+        if rng.random() < 0.65:
+            touched = rng.sample(mods, min(len(mods), rng.randint(1, 3)))
+            for m in touched:
+                for _ in range(rng.randint(1, 2)):
+                    m.edit()
+                    stats["module_edits"] += 1
+            commit("api work", [entry(f"src/pkg/mod{m.number:02d}.py", m.text()) for m in touched])
+        else:
+            touched_files = rng.sample(others, rng.randint(1, 3))
+            stats["other_edits"] += len(touched_files)
+            commit("other work", [entry(p, other(p)) for p in touched_files])
+    return b"".join(chunks), stats
+
+
+def api_repo(modules: int, commits: int, seed: int, work_dir: Path | None) -> tuple[Path, dict]:
+    """The API repository, built once with ``git fast-import`` and cached under
+    ``bench/.work/`` (like ``_common.synthetic_repo``: packed, no commit-graph)."""
+    work_dir = work_dir or C.WORK_DIR
+    work_dir.mkdir(parents=True, exist_ok=True)
+    repo = work_dir / f"api-{modules}m-{commits}c-v{API_BUILDER_VERSION}-s{seed}"
+    info_file = repo / ".git" / "bench-info"
+    if info_file.exists():
+        info = dict(line.split("=", 1) for line in info_file.read_text().splitlines())
+        return repo, {**info, "cached": "yes"}
+    stream, stats = _api_stream(modules, commits, seed)
+    tmp = Path(tempfile.mkdtemp(prefix=repo.name + ".", dir=work_dir))
+    try:
+        subprocess.run(["git", "init", "-q", "-b", "main", str(tmp)], check=True)
+        for k, v in (("gc.auto", "0"), ("gc.writeCommitGraph", "false"),
+                     ("fetch.writeCommitGraph", "false"), ("maintenance.auto", "false")):
+            C.git(tmp, "config", k, v)
+        C.git(tmp, "fast-import", "--quiet", "--done", input=stream + b"done\n")
+        C.git(tmp, "repack", "-adf", "-q")
+        C.git(tmp, "prune-packed")
+        C.git(tmp, "checkout", "-q", "-f", "main")
+        for p in (tmp / ".git" / "objects" / "info").glob("commit-graph*"):
+            if p.is_dir():
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+        info = {k: str(v) for k, v in stats.items()}
+        info_file_tmp = tmp / ".git" / "bench-info"
+        info_file_tmp.write_text("".join(f"{k}={v}\n" for k, v in info.items()))
+        if repo.exists():
+            shutil.rmtree(repo)
+        tmp.rename(repo)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return repo, {**info, "cached": "no"}
+
+
+def git_counter(folder: Path) -> tuple[dict[str, str], Path]:
+    """A ``git`` first on PATH that logs its arguments, then runs git (the idea of
+    ``tests/support/git_calls.py``): (the environment to build with, the log)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "calls.log"
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
+    script.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
+
+
+def git_subcommand(call: str) -> str:
+    """The git subcommand of a logged call (after ``-c`` settings, ``-C`` folders and
+    options)."""
+    words, i = call.split(), 0
+    while i < len(words):
+        if words[i] in ("-c", "-C"):
+            i += 2
+        elif words[i].startswith("-"):
+            i += 1
+        else:
+            return words[i]
+    return ""
+
+
+class ApiProject:
+    """One variant's folder: mkdocs.yml (``cache_dir`` beside it) and its site."""
+
+    def __init__(self, folder: Path, name: str, repo: Path) -> None:
+        self.name, self.folder = name, folder
+        self.cold = name.endswith("-cold")
+        folder.mkdir(parents=True)
+        self.config, self.site = folder / "mkdocs.yml", folder / "site"
+        self.cache = folder / ".cache" / "plugin" / "sitemap-pro"
+        docs = repo / "docs"
+        rels = sorted(str(p.relative_to(docs)) for p in docs.rglob("*.md"))
+        C.write_mkdocs_config(self.config, "API bench site", docs, rels[:3], [
+            "mkdocstrings:", "  handlers:", "    python:",
+            f"      paths: [{(repo / 'src').as_posix()!r}]",
+            "      options:", "        show_source: false",
+            "sitemap-pro:", f"    dependencies: {name.split('-')[0]}",
+            "    git_timeout: 7200",  # callgrind's builds: never the whole-file fallback
+        ])
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(self.config),
+                "-d", str(self.site)]
+
+    def prepare(self) -> None:
+        """Untimed, before every build: no site; a cold build no ``cache_dir`` either."""
+        shutil.rmtree(self.site, ignore_errors=True)
+        if self.cold:
+            shutil.rmtree(self.cache, ignore_errors=True)
+
+    def build(self, env: dict[str, str] | None = None) -> None:
+        res = subprocess.run(self.command(), capture_output=True, text=True,
+                             env={**os.environ, **(env or {})})
+        if res.returncode != 0:
+            raise SystemExit(f"mkdocs build ({self.name}) failed:\n{res.stderr[-3000:]}")
+
+    def git_calls(self, scratch: Path) -> list[str]:
+        """The git subcommands of one more build (prepared as every timed one)."""
+        env, log = git_counter(scratch / f"git-{self.name}")
+        log.unlink(missing_ok=True)
+        self.prepare()
+        self.build(env)
+        return [git_subcommand(c) for c in log.read_text().splitlines()] if log.exists() else []
+
+    def instructions(self) -> tuple[int, int, float]:
+        """One build under callgrind, prepared as every timed one: (instructions of the
+        build's process, of every child it starts (git included), wall seconds)."""
+        self.prepare()
+        logs = self.folder / "callgrind-logs"
+        shutil.rmtree(logs, ignore_errors=True)
+        logs.mkdir()
+        t0 = time.perf_counter()
+        res = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--trace-children=yes",
+             f"--callgrind-out-file={self.folder}/callgrind.%p", f"--log-file={logs}/%p.log",
+             *self.command()],
+            capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+        wall = time.perf_counter() - t0
+        own, children = None, 0
+        for log in logs.iterdir():
+            text = log.read_text(encoding="utf-8", errors="replace")
+            found = re.search(r"Collected\s*:\s*(\d+)", text)
+            if found is None:
+                continue
+            if "-m mkdocs build" in text:
+                own = int(found.group(1))
+            else:
+                children += int(found.group(1))
+        if res.returncode != 0 or own is None:
+            raise SystemExit(f"callgrind build ({self.name}) failed:\n{res.stderr[-3000:]}")
+        return own, children, wall
+
+
+def api_main(args: argparse.Namespace) -> int:
+    modules = args.modules or (5 if args.quick else 50)
+    commits = args.commits or (200 if args.quick else 5_000)
+    rounds = args.rounds or (1 if args.quick else 5)
+    valgrind = not (args.quick or args.no_valgrind)
+    if valgrind and shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind); --no-valgrind skips it",
+              file=sys.stderr)
+        return 2
+    C.isolate_git_env()
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    C.print_header("dependencies: lines vs files, mkdocstrings API pages, cold and warm",
+                   {"modules": modules, "pages": modules * API_CLASSES, "commits": commits,
+                    "rounds": rounds, "callgrind": valgrind, "theme": "mkdocs",
+                    "seed": args.seed})
+    source, info = api_repo(modules, commits, args.seed, args.work_dir)
+    print(f"   repo: {source.name} (cached: {info['cached']}); {info['commits']} commits, "
+          f"{info['module_edits']} module edits, {info['other_edits']} other files' edits")
+    with C.ScratchDir() as scratch:
+        repo = scratch / "repo"
+        subprocess.run(["git", "clone", "-q", str(source), str(repo)], check=True)
+        biggest = max((repo / "src" / "pkg").glob("mod*.py"), key=lambda p: p.stat().st_size)
+        t0 = time.perf_counter()
+        C.git(repo, "blame", "--porcelain", "--first-parent", "HEAD", "--",
+              str(biggest.relative_to(repo)))
+        one_blame = time.perf_counter() - t0
+        lines_count = biggest.read_text().count("\n")
+        print(f"   one git blame --porcelain --first-parent of the largest module "
+              f"({biggest.name}, {lines_count} lines): {one_blame:.3f} s; repo state: "
+              f"{C.repo_state(repo)}", flush=True)
+        projects = {n: ApiProject(scratch / (n[0] + n.split("-")[1][0]), n, repo)
+                    for n in API_VARIANTS}  # folder names of one length
+        times = C.alternate([(n, p.build, p.prepare) for n, p in projects.items()], rounds)
+        by_lines = lastmods(projects["lines-cold"].site)
+        by_files = lastmods(projects["files-cold"].site)
+        earlier = sum(1 for loc, when in by_lines.items() if when < by_files.get(loc, ""))
+        same_warm = lastmods(projects["lines-warm"].site) == by_lines
+        calls = {n: p.git_calls(scratch) for n, p in projects.items()}
+        counts: dict[str, tuple[int, int, float]] = {}
+        if valgrind:
+            print("   callgrind: one build per variant, two at a time ...", flush=True)
+            with ThreadPoolExecutor(2) as pool:
+                jobs = {n: pool.submit(p.instructions) for n, p in projects.items()}
+                counts = {n: job.result() for n, job in jobs.items()}
+    print(f"   lines dates {earlier} of {len(by_lines)} pages earlier than files (cold); "
+          f"lines warm dates every page as lines cold: {same_warm}")
+    m = {n: C.median(v) for n, v in times.items()}
+    for n in API_VARIANTS:
+        print(C.fmt_times(f"mkdocs build, {n}", times[n]))
+    for n in API_VARIANTS:
+        kinds = {k: calls[n].count(k) for k in sorted(set(calls[n]))}
+        print(f"  git processes, {n:<11} {len(calls[n]):>4} ({kinds}; blame "
+              f"{calls[n].count('blame')})")
+    for n, (own, children, wall) in counts.items():
+        print(f"  instructions, {n:<11} {own + children:>16,} (the build's process {own:,}; "
+              f"its children, git included, {children:,}; {wall:.0f} s under callgrind)")
+    lines = []
+    for temp, goal in (("cold", API_GOAL_COLD), ("warm", API_GOAL_WARM)):
+        a, b = f"lines-{temp}", f"files-{temp}"
+        r = m[a] / m[b]
+        met = r <= goal if temp == "cold" else abs(r - 1) <= WARM_NOISE
+        want = f"<= {goal}x" if temp == "cold" else f"= 1.00x within {WARM_NOISE:.2f}"
+        lines.append(C.ratio_line(f"{temp} lines / files, wall", r, want, met,
+                                  C.paired_ratio(times[a], times[b])))
+        if counts:
+            ri = sum(counts[a][:2]) / sum(counts[b][:2])
+            met_i = ri <= goal if temp == "cold" else abs(ri - 1) <= 0.005
+            want_i = want if temp == "cold" else "= 1.00x within 0.005"
+            lines.append(C.ratio_line(f"{temp} lines / files, instructions", ri, want_i, met_i))
+            ro = counts[a][0] / counts[b][0]
+            lines.append(C.ratio_line(f"{temp} lines / files, instructions of the build's "
+                                      "process alone", ro))
+            extra_git = counts[a][1] - counts[b][1]
+            lines.append(f"   {temp}: lines adds {sum(counts[a][:2]) - sum(counts[b][:2]):+,} "
+                         f"instructions ({(ri - 1) * 100:+.2f} %): the build's process "
+                         f"{counts[a][0] - counts[b][0]:+,} ({(ro - 1) * 100:+.2f} %), its "
+                         f"children {extra_git:+,}")
+        lines.append(f"   {temp}: lines {m[a]:.2f} s, files {m[b]:.2f} s "
+                     f"({m[a] - m[b]:+.2f} s); git blame processes: lines "
+                     f"{calls[a].count('blame')}, files {calls[b].count('blame')}")
+        verdict = "MET" if met and (not counts or met_i) else "MISSED"
+        lines.append(f"verdict {temp} (lines / files {want}): {verdict}")
     C.print_summary(lines)
     return 0
 

@@ -29,6 +29,7 @@ RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
 @pytest.mark.parametrize(
     "script",
     ["git_dates.py", "generator.py", "build.py", "build.py --split", "dependencies.py",
+     "dependencies.py --api",
      "history.py", "serve.py", "instructions.py", "instructions.py --serve"],
 )
 def test_bench_quick(script: str, tmp_path: Path) -> None:
