@@ -175,21 +175,33 @@ def test_uncommitted_edits_date_the_file_whole(site: Site) -> None:
     assert lastmod(built, "square") == lastmod(built, "circle") == utc(day(11))
 
 
-def test_an_unchanged_file_is_blamed_once(site: Site, tmp_path: Path) -> None:
+def line_walks(calls: list[str]) -> int:
+    """The git processes that dated lines: the line walk (``log -p``) and blames."""
+    return sum(subcommand(c) == "blame" or (subcommand(c) == "log" and " -p " in c)
+               for c in calls)
+
+
+def test_an_unchanged_file_is_dated_once_in_one_walk(site: Site, tmp_path: Path) -> None:
     _api_site(site)
     _history(site)
+    site.repo.write("src/more.py", '"""More."""\n\n\nclass More:\n    """More of it."""\n')
+    site.page("more.md", "# More\n\n::: more.More\n")
+    site.commit("another module", day(12))
     git = GitCalls(tmp_path / "bin")
     first = site.build(env=git.env)
-    assert [subcommand(c) for c in git.take()].count("blame") == 1
+    calls = git.take()
+    assert line_walks(calls) == 1  # one walk for both files, no blame
+    assert "blame" not in [subcommand(c) for c in calls]
     second = site.build(env=git.env)
-    assert "blame" not in [subcommand(c) for c in git.take()]
+    assert line_walks(git.take()) == 0
     assert lastmod(second, "square") == lastmod(first, "square") == utc(day(3))
+    assert lastmod(second, "more") == utc(day(12))
     cache = json.loads((site.root / ".cache/plugin/sitemap-pro/blame.json").read_text())
-    assert [key.split("\n")[0] for key in cache["files"]] == ["src/shapes.py"]
-    # A new change to the file: blamed again, and its page re-dated.
+    assert sorted(key.split("\n")[0] for key in cache["files"]) == ["src/more.py", "src/shapes.py"]
+    # A new change to the file: dated again, and its page re-dated.
     _edit(site, "src/shapes.py", '"""A circle."""', '"""A round circle."""', day(20))
     third = site.build(env=git.env)
-    assert [subcommand(c) for c in git.take()].count("blame") == 1
+    assert line_walks(git.take()) == 1
     assert lastmod(third, "circle") == utc(day(20))
     assert lastmod(third, "square") == utc(day(3))
 
@@ -257,11 +269,12 @@ def test_a_blame_past_git_timeout_dates_the_file_whole(site: Site, tmp_path: Pat
     folder.mkdir()
     real = shutil.which("git")
     script = folder / "git"
-    script.write_text(f'#!/bin/sh\ncase "$*" in *" blame "*) sleep 20;; esac\nexec "{real}" "$@"\n')
+    script.write_text(f'#!/bin/sh\ncase "$*" in *" blame "*|*" -U0 "*) sleep 20;; esac\n'
+                      f'exec "{real}" "$@"\n')
     script.chmod(0o755)
     started = time.monotonic()
     built = site.build(strict=True, env={"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"})
     assert time.monotonic() - started < 15
     assert lastmod(built, "square") == lastmod(built, "circle") == utc(day(11))
-    assert any("git blame did not finish" in m for m in built.messages(logging.DEBUG))
+    assert any("git did not finish dating lines" in m for m in built.messages(logging.DEBUG))
     assert not (site.root / ".cache/plugin/sitemap-pro/blame.json").exists()

@@ -23,10 +23,11 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
-__all__ = ["IGNORED", "SHALLOW", "BlameFailed", "LineDates", "blame"]
+__all__ = ["IGNORED", "SHALLOW", "UNKNOWN", "BlameFailed", "LineDates", "blame"]
 
 IGNORED = -1  # a run's epoch: its lines were added by an ignored commit (no date)
 SHALLOW = -2  # a run's epoch: its lines' change is beyond a shallow clone's history
+UNKNOWN = -3  # a run's epoch: its lines were not looked for (``line_walk`` stops early)
 
 
 class BlameFailed(Exception):
@@ -36,9 +37,17 @@ class BlameFailed(Exception):
 class LineDates(NamedTuple):
     """A file's lines at HEAD in runs ``(first, last, epoch, minutes east of UTC)``,
     1-based and inclusive, in order and covering every line; ``epoch`` may be
-    ``IGNORED`` or ``SHALLOW``."""
+    ``IGNORED``, ``SHALLOW`` or ``UNKNOWN``. ``gaps``: lines deleted between two lines
+    that are still there, ``(line before, line after, epoch, minutes)``; a part that
+    holds both lines shows the deletion."""
 
     runs: tuple[tuple[int, int, int, int], ...]
+    gaps: tuple[tuple[int, int, int, int], ...] = ()
+
+    def covers(self, lines: Iterable[tuple[int, int]]) -> bool:
+        """Whether every one of ``lines`` was looked for (none is ``UNKNOWN``)."""
+        return not any(run[2] == UNKNOWN and run[0] <= last and first <= run[1]
+                       for first, last in lines for run in self.runs)
 
     @property
     def length(self) -> int:
@@ -61,11 +70,14 @@ class LineDates(NamedTuple):
             at = bisect.bisect_right(firsts, first) - 1
             while at < len(runs) and runs[at][0] <= last:
                 run = runs[at]
-                if run[2] == SHALLOW:
+                if run[2] in (SHALLOW, UNKNOWN):
                     return False, None
                 if run[2] != IGNORED and (best is None or run[2] > best[2]):
                     best = run
                 at += 1
+            for gap in self.gaps:
+                if first <= gap[0] and gap[1] <= last and (best is None or gap[2] > best[2]):
+                    best = gap
         if best is None:
             return True, None
         zone = timezone(timedelta(minutes=best[3]))

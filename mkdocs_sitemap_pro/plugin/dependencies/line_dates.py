@@ -15,24 +15,37 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
+from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
-from mkdocs_sitemap_pro.core.shown import Lines, Shown
+from mkdocs_sitemap_pro.core.shown import Lines, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "BlameStore", "BuildLines"]
 
 BLAME_FILE = "blame.json"  # in cache_dir
-_VERSION = 1
+_VERSION = 2  # 1 had no gaps
+_QUOTED = re.compile(rb'[\x00-\x1f"\\\x7f]')  # names git's diff headers would quote
 _WORKERS = min(4, os.cpu_count() or 1)  # git blame is CPU-bound: one per core, a few at most
+
+
+class _Wanted(NamedTuple):
+    """A file shown in part: its key in the store, last change, length, lines shown."""
+
+    key: str
+    commit: str
+    length: int
+    lines: Lines
 
 
 class BuildLines:
@@ -72,70 +85,90 @@ class BlameStore:
             return
         if not isinstance(data, dict) or data.get("version") != _VERSION:
             return
-        for key, (commit, runs) in (data.get("files") or {}).items():
+        for key, entry in (data.get("files") or {}).items():
             try:
-                self._entries[key] = (str(commit), LineDates(tuple(
-                    (int(a), int(b), int(c), int(d)) for a, b, c, d in runs)))
+                commit, runs, gaps = entry
+                self._entries[key] = (str(commit), LineDates(
+                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in runs),
+                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in gaps)))
             except (TypeError, ValueError):
                 continue
 
     def dates(self, history: GitHistory, options: HistoryOptions, pages: Iterable[Shown],
               timeout: float) -> BuildLines:
-        """Blame what is not kept yet of the files ``pages`` show in part; keep it."""
+        """Date the lines not kept yet of the files ``pages`` show in part; keep them."""
         if not self._loaded:
             self._load()
-        wanted: dict[bytes, tuple[str, str]] = {}  # git name -> (its key, its last change)
+        lines: dict[bytes, list[tuple[int, int]]] = {}
+        for shown in pages:
+            for path, shown_lines in shown.parts:
+                name = history.name(path)
+                if name is not None:
+                    lines.setdefault(name, []).extend(shown_lines)
+        wanted: dict[bytes, _Wanted] = {}
         for shown in pages:
             for path, _ in shown.parts:
                 name = history.name(path)
                 change = history.last_changed(path) if name is not None else None
                 if name is None or name in wanted or not isinstance(change, Known):
                     continue
-                if _on_disk_is_head(path, history.objects.get(name)):
-                    wanted[name] = (_key(name, options), change.commit)
+                length = _lines_if_head(path, history.objects.get(name))
+                if length is not None:
+                    wanted[name] = _Wanted(_key(name, options), change.commit, length,
+                                           merge_lines(lines[name]))
                 else:
                     log.debug(f"{path} has uncommitted edits: dated as a whole file")
-        missing = [name for name, (key, commit) in wanted.items()
-                   if self._entries.get(key, ("",))[0] != commit]
+        missing = [name for name, want in wanted.items() if not self._holds(want)]
         if missing and history.top is not None and history.key is not None:
-            made = self._blame(history.top, missing, wanted, options, history.key.boundary,
-                               timeout)
-            log.debug(f"git blame: {made} of {len(missing)} files shown in part blamed, "
+            made = self._make(history.top, {name: wanted[name] for name in missing}, options,
+                              history.key.boundary, timeout)
+            log.debug(f"line dates: {made} of {len(missing)} files shown in part dated, "
                       f"{len(wanted) - len(missing)} kept from earlier builds")
             if made:
                 self._save()
-        found: dict[bytes, LineDates] = {}
-        for name, (key, commit) in wanted.items():
-            entry = self._entries.get(key)
-            if entry is not None and entry[0] == commit:
-                found[name] = entry[1]
-        return BuildLines(found)
+        return BuildLines({name: self._entries[want.key][1] for name, want in wanted.items()
+                           if self._holds(want)})
 
-    def _blame(self, top: str, names: list[bytes], keys: Mapping[bytes, tuple[str, str]],
-               options: HistoryOptions, boundary: frozenset[bytes], timeout: float) -> int:
-        """Blame ``names`` in parallel within ``timeout``; how many were blamed."""
+    def _holds(self, want: _Wanted) -> bool:
+        """Whether the store has the file's lines at its last change, the wanted ones dated."""
+        entry = self._entries.get(want.key)
+        return entry is not None and entry[0] == want.commit and entry[1].covers(want.lines)
+
+    def _make(self, top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
+              boundary: frozenset[bytes], timeout: float) -> int:
+        """Date the wanted lines within ``timeout``: one walk under ``first-parent``
+        (``core.git.line_walk``), ``git blame`` for the files it leaves (renamed ones, or
+        every file under ``all``), several at a time. How many files were dated."""
         made: list[bytes] = []
         processes = GitProcesses(timeout)
         processes.arm()
         try:
             said: list[str] = []
             ignored = resolve_ignored(top, options.ignore_commits, said, processes=processes)
+            left = list(wanted)
+            if options.rule == "first-parent":
+                walked = _walk(top, wanted, options, ignored, boundary, processes)
+                for name, dates in walked.items():
+                    if dates is not None:
+                        self._entries[wanted[name].key] = (wanted[name].commit, dates)
+                        made.append(name)
+                left = [name for name in wanted if walked.get(name) is None]
 
             def one(name: bytes) -> None:
-                key, commit = keys[name]
                 try:
                     dates = blame(top, name, options, ignored, boundary, processes=processes)
                 except BlameFailed as error:
                     log.debug(f"git blame {os.fsdecode(name)} failed ({error}): "
                               "dated as a whole file")
                     return
-                self._entries[key] = (commit, dates)
+                self._entries[wanted[name].key] = (wanted[name].commit, dates)
                 made.append(name)
 
-            with ThreadPoolExecutor(min(_WORKERS, len(names))) as pool:
-                list(pool.map(one, names))
+            if left:
+                with ThreadPoolExecutor(min(_WORKERS, len(left))) as pool:
+                    list(pool.map(one, left))
         except (GitTimeout, NoGit) as error:
-            log.debug(f"git blame did not finish ({error}): the files not blamed are "
+            log.debug(f"git did not finish dating lines ({error}): the files left are "
                       "dated whole")
         finally:
             processes.disarm()
@@ -145,7 +178,7 @@ class BlameStore:
     def _save(self) -> None:
         if self.path is None:
             return
-        files = {key: [commit, [list(run) for run in dates.runs]]
+        files = {key: [commit, [list(run) for run in dates.runs], [list(g) for g in dates.gaps]]
                  for key, (commit, dates) in sorted(self._entries.items())}
         text = json.dumps({"files": files, "version": _VERSION}, separators=(",", ":"))
         try:
@@ -159,15 +192,33 @@ def _key(name: bytes, options: HistoryOptions) -> str:
     return "\n".join([os.fsdecode(name), options.rule, options.date, *options.ignore_commits])
 
 
-def _on_disk_is_head(path: str, oid: str | None) -> bool:
-    """Whether the file on disk is HEAD's (the same blob id), so its lines are HEAD's."""
+def _lines_if_head(path: str, oid: str | None) -> int | None:
+    """How many lines the file has, if it is HEAD's on disk (the same blob id: its lines
+    are HEAD's); None if it is not."""
     if oid is None:
-        return False
+        return None
     try:
         data = Path(path).read_bytes()
     except OSError:
-        return False
+        return None
     digest = hashlib.new("sha1" if len(oid) == 40 else "sha256")
     digest.update(b"blob %d\0" % len(data))
     digest.update(data)
-    return digest.hexdigest() == oid
+    if digest.hexdigest() != oid:
+        return None
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _walk(top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
+          ignored: frozenset[bytes], boundary: frozenset[bytes],
+          processes: GitProcesses) -> Mapping[bytes, LineDates | None]:
+    """``line_walk`` over the files it can follow (git's quoting spares their names)."""
+    plain = {name: (want.length, want.lines) for name, want in wanted.items()
+             if not _QUOTED.search(name)}
+    if not plain:
+        return {}
+    try:
+        return walk_lines(top, plain, options.date, ignored, boundary, processes=processes)
+    except RuntimeError as error:
+        log.debug(f"the line walk failed ({error}): the files are blamed one by one")
+        return {}

@@ -1,0 +1,233 @@
+"""The dates of the lines of many files in one walk: ``git log --first-parent -p -U0``.
+
+What ``git blame --first-parent`` says of each line, for every file shown in part at
+once, from one ``git log`` over history instead of one ``git blame`` (one walk of the
+whole first-parent chain) per file: a measured 50 blames cost 1.4 times the build they
+dated. Walking back from HEAD, each file's lines are followed through each commit's
+hunks (``@@ -a,b +c,d @@``, no context) to their place in the parent: a line inside a
+hunk's new side was changed there; a line outside moves by the hunks before it. Unlike
+blame, a deletion between two lines still there is seen too (``LineDates.gaps``): a
+part holding both lines changed then. A file's walk stops once every line wanted is
+dated, and the whole walk once every file's is (git is stopped).
+
+``ignore_commits``: an ignored commit's changed lines are followed to the lines they
+replaced, one for one (``a+k`` for the k-th line of the hunk, as far as the old side
+goes); lines it added beyond those have no date. A shallow boundary commit dates no
+line (``SHALLOW``). A file that the walk finds created with lines still wanted, other
+than by the root commit, may have been renamed there: one ``git diff-tree -M`` per such
+commit says; for a renamed file the walk gives None, and the caller blames it (blame
+follows renames). ``git_history: all`` is blame's alone.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator, Mapping
+from datetime import datetime
+
+from mkdocs_sitemap_pro.core.git.answers import DateKind
+from mkdocs_sitemap_pro.core.git.blame import IGNORED, SHALLOW, UNKNOWN, LineDates
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git, stream_git
+
+__all__ = ["walk_lines"]
+
+_HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+Hunk = tuple[int, int, int, int]  # a, b, c, d of ``@@ -a,b +c,d @@``
+
+
+class _File:
+    """One file's lines still followed: segments ``[place now, length, line at HEAD]``."""
+
+    def __init__(self, length: int, wanted: tuple[tuple[int, int], ...]) -> None:
+        self.segments: list[tuple[int, int, int]] = [(1, length, 1)] if length else []
+        self.wanted = wanted
+        self.length = length
+        self.runs: list[tuple[int, int, int, int]] = []  # dated lines, by HEAD line
+        self.gaps: list[tuple[int, int, int, int]] = []
+        self.created_by: bytes | None = None  # the non-root commit that created it
+
+    @property
+    def done(self) -> bool:
+        """No wanted line is still followed."""
+        return not any(h <= last and first <= h + n - 1
+                       for _, n, h in self.segments for first, last in self.wanted)
+
+    def head_line(self, place: int) -> int | None:
+        """The HEAD line now at ``place``, if it is still followed."""
+        at = bisect.bisect_right(self.segments, (place, 1 << 62, 0)) - 1
+        if at >= 0:
+            start, n, h = self.segments[at]
+            if place < start + n:
+                return h + place - start
+        return None
+
+    def apply(self, hunks: list[Hunk], epoch: int, zone: int, ignored: bool) -> None:
+        """The commit's hunks: date the lines it changed, move the others to the parent."""
+        if not ignored:
+            for _, b, c, d in hunks:
+                if d == 0 and b > 0:  # lines deleted after line c
+                    before, after = self.head_line(c), self.head_line(c + 1)
+                    if before is not None and after is not None:
+                        self.gaps.append((before, after, epoch, zone))
+        out: list[tuple[int, int, int]] = []
+        hi, delta = 0, 0  # the next hunk; lines added minus removed by the hunks before
+        for start, n, h in self.segments:
+            p, end = start, start + n - 1
+            while p <= end:
+                while hi < len(hunks) and _end(hunks[hi]) < p:
+                    delta += hunks[hi][3] - hunks[hi][1]
+                    hi += 1
+                if hi == len(hunks):
+                    out.append((p - delta, end - p + 1, h + p - start))
+                    break
+                a, b, c, d = hunks[hi]
+                if d == 0 or p < c:  # before this hunk's new lines
+                    stop = min(end, c if d == 0 else c - 1)
+                    out.append((p - delta, stop - p + 1, h + p - start))
+                    p = stop + 1
+                    continue
+                stop = min(end, c + d - 1)  # p..stop are lines this commit wrote
+                if ignored:
+                    kept = min(stop, c + b - 1)  # those that replaced a line: followed on
+                    if p <= kept:
+                        out.append((a + p - c, kept - p + 1, h + p - start))
+                    if kept < stop:
+                        first = h + max(p, kept + 1) - start
+                        self.runs.append((first, h + stop - start, IGNORED, 0))
+                else:
+                    self.runs.append((h + p - start, h + stop - start, epoch, zone))
+                p = stop + 1
+        out.sort()
+        self.segments = out
+
+    def created(self, epoch: int, zone: int) -> None:
+        """The commit that created the file (or a shallow boundary): its lines are its."""
+        for _, n, h in self.segments:
+            self.runs.append((h, h + n - 1, epoch, zone))
+        self.segments = []
+
+    def dates(self) -> LineDates:
+        """The answer: every HEAD line's run, lines never dated ``UNKNOWN``."""
+        for _, n, h in self.segments:
+            self.runs.append((h, h + n - 1, UNKNOWN, 0))
+        runs: list[tuple[int, int, int, int]] = []
+        for first, last, epoch, zone in sorted(self.runs):
+            if runs and runs[-1][2:] == (epoch, zone) and runs[-1][1] == first - 1:
+                runs[-1] = (runs[-1][0], last, epoch, zone)
+            else:
+                runs.append((first, last, epoch, zone))
+        return LineDates(tuple(runs), tuple(sorted(set(self.gaps))))
+
+
+def _end(hunk: Hunk) -> int:
+    """The last line now that the hunk's new side holds, or precedes (a deletion)."""
+    return hunk[2] + hunk[3] - 1 if hunk[3] else hunk[2]
+
+
+def walk_lines(top: str, files: Mapping[bytes, tuple[int, tuple[tuple[int, int], ...]]],
+               date: DateKind, ignored: frozenset[bytes], boundary: frozenset[bytes], *,
+               processes: GitProcesses | None = None) -> dict[bytes, LineDates | None]:
+    """Of each file git calls ``name`` -> (its lines at HEAD, the lines wanted), the
+    dates of its lines under ``first-parent`` (None: blame it, it may have been renamed).
+
+    Raises ``RuntimeError`` with git's message when the walk fails; ``GitTimeout``
+    passes through.
+    """
+    followed = {name: _File(length, wanted) for name, (length, wanted) in files.items()}
+    placeholder = "%ct %cI" if date == "committer" else "%at %aI"
+    args: list[str | bytes] = [
+        "log", "--first-parent", "-m", "-p", "-U0", "--no-renames", "--no-color",
+        "--no-ext-diff", "--no-textconv", "--format=%x00%H %P%x01" + placeholder,
+        "HEAD", "--", *[b":(literal)" + name for name in files],
+    ]
+
+    def consume(chunks: Iterator[list[bytes]]) -> bool:
+        open_files = {name for name, file in followed.items() if not file.done}
+        for tokens in chunks:
+            for record in tokens:
+                if record and _commit(record, followed, open_files, ignored, boundary):
+                    return True
+        return not open_files
+
+    stopped, status, detail = stream_git(args, top, consume, processes=processes)
+    if not stopped and status != 0:
+        raise RuntimeError(f"git log -p failed (exit status {status}): {detail or 'no message'}")
+    renamed = _renamed(top, {f.created_by for f in followed.values() if f.created_by},
+                       processes)
+    return {name: None if name in renamed else file.dates() for name, file in followed.items()}
+
+
+def _renamed(top: str, commits: set[bytes], processes: GitProcesses | None) -> set[bytes]:
+    """The files that these commits made by renaming another (one ``diff-tree`` each)."""
+    found: set[bytes] = set()
+    for sha in sorted(commits):
+        status, out, err = run_git(
+            ["diff-tree", "-r", "-M", "-z", "--name-status", "--diff-filter=R",
+             sha + b"^1", sha], top, processes=processes)
+        if status != 0:
+            raise RuntimeError(f"git diff-tree failed: {err or status}")
+        fields = out.split(b"\0")
+        found.update(fields[n + 2] for n in range(0, len(fields) - 2, 3)
+                     if fields[n].startswith(b"R"))
+    return found
+
+
+def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
+            ignored: frozenset[bytes], boundary: frozenset[bytes]) -> bool:
+    """One commit's record: apply its hunks to each file; True when no file is open."""
+    head, _, body = record.partition(b"\n")
+    ids, _, when = head.partition(b"\x01")
+    sha, *parents = ids.split()
+    epoch_text, _, iso = when.partition(b" ")
+    epoch = int(epoch_text)
+    offset = datetime.fromisoformat(iso.decode("ascii")).utcoffset()
+    zone = int(offset.total_seconds() // 60) if offset is not None else 0
+    if sha in boundary:
+        epoch, zone = SHALLOW, 0
+    skip = sha in ignored
+    name: bytes | None = None
+    hunks: list[Hunk] = []
+    created = False
+    for line in body.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            if name is not None:
+                _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
+                        not parents or sha in boundary, sha)
+            name, hunks, created = None, [], False
+        elif line.startswith(b"+++ b/"):
+            name = line[6:].rstrip(b"\t")
+        elif line.startswith(b"new file mode"):
+            created = True
+        elif line.startswith(b"@@ "):
+            match = _HUNK.match(line)
+            if match is not None:
+                a, b, c, d = match.groups()
+                hunks.append((int(a), 1 if b is None else int(b), int(c),
+                              1 if d is None else int(d)))
+    if name is not None:
+        _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
+                not parents or sha in boundary, sha)
+    if sha in boundary:  # history ends here for every file: nothing older is known
+        for open_name in list(open_files):
+            followed[open_name].created(SHALLOW, 0)
+            open_files.discard(open_name)
+    return not open_files
+
+
+def _finish(followed: dict[bytes, _File], open_files: set[bytes], name: bytes,
+            hunks: list[Hunk], created: bool, epoch: int, zone: int, skip: bool,
+            root: bool, sha: bytes) -> None:
+    """Apply one file's hunks of a commit (a file no longer followed is passed over)."""
+    if name not in open_files:
+        return
+    file = followed[name]
+    if created:
+        if not root:
+            file.created_by = sha  # or renamed there: blame follows renames
+        file.created(IGNORED if skip else epoch, zone)
+    else:
+        file.apply(hunks, epoch, zone, skip)
+    if file.done:
+        open_files.discard(name)
