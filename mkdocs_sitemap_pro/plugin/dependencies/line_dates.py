@@ -1,12 +1,14 @@
 """The dates of the lines of files shown in part (``dependencies: lines``), for one build.
 
-Once every page is converted and the history map is known (``on_env``), each file some
-page shows in part is blamed once (``core.git.blame``), several at a time, within
-``git_timeout``. A blame depends only on the file's last change and the history options,
-so it is kept (in memory for ``mkdocs serve``, in ``blame.json`` in ``cache_dir``) by
-both, and an unchanged file is never blamed again. A file whose text on disk is not
-HEAD's (uncommitted edits: its line numbers are not HEAD's), that git cannot blame, or
-that runs out of time is dated whole, said at DEBUG: never older than the truth.
+Once every page is converted and the history map is known (``on_env``), the files some
+page shows in part are dated line by line within ``git_timeout``: under ``first-parent``
+all at once by one walk (``core.git.line_walk``), a renamed file and every file under
+``all`` by a ``git blame`` each (``core.git.blame``), several at a time. The answer
+depends only on the file's last change and the history options, so it is kept (in
+memory for ``mkdocs serve``, in ``blame.json`` in ``cache_dir``) by both, and an
+unchanged file is never dated again. A file whose text on disk is not HEAD's
+(uncommitted edits: its line numbers are not HEAD's), that git cannot date, or that runs
+out of time is dated whole, said at DEBUG: never older than the truth.
 """
 
 from __future__ import annotations
