@@ -46,8 +46,9 @@ class LineDates(NamedTuple):
 
     def covers(self, lines: Iterable[tuple[int, int]]) -> bool:
         """Whether every one of ``lines`` was looked for (none is ``UNKNOWN``)."""
-        return not any(run[2] == UNKNOWN and run[0] <= last and first <= run[1]
-                       for first, last in lines for run in self.runs)
+        unknown = [run for run in self.runs if run[2] == UNKNOWN]  # most files: none
+        return not any(run[0] <= last and first <= run[1]
+                       for run in unknown for first, last in lines)
 
     @property
     def length(self) -> int:

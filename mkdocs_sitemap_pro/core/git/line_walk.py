@@ -32,7 +32,11 @@ from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git, stream_gi
 
 __all__ = ["walk_lines"]
 
-_HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+# The lines of a commit's patch that say which file and which lines: a file's header, its
+# name after the change, its creation, a hunk (``-U0``: no context lines).
+_HEADER = re.compile(
+    rb"^(?:(?P<diff>diff --git )|--- [^\n]*\n\+\+\+ b/(?P<name>[^\n]*)$|(?P<new>new file mode)"
+    rb"|@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d+))? @@)", re.MULTILINE)
 
 Hunk = tuple[int, int, int, int]  # a, b, c, d of ``@@ -a,b +c,d @@``
 
@@ -190,22 +194,20 @@ def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
     name: bytes | None = None
     hunks: list[Hunk] = []
     created = False
-    for line in body.split(b"\n"):
-        if line.startswith(b"diff --git "):
+    # Only the headers matter: the changed lines' text is passed over by the expression.
+    for match in _HEADER.finditer(body):
+        if match.group("diff"):
             if name is not None:
                 _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
                         not parents or sha in boundary, sha)
             name, hunks, created = None, [], False
-        elif line.startswith(b"+++ b/"):
-            name = line[6:].rstrip(b"\t")
-        elif line.startswith(b"new file mode"):
+        elif match.group("name") is not None:
+            name = match.group("name").rstrip(b"\t")
+        elif match.group("new"):
             created = True
-        elif line.startswith(b"@@ "):
-            match = _HUNK.match(line)
-            if match is not None:
-                a, b, c, d = match.groups()
-                hunks.append((int(a), 1 if b is None else int(b), int(c),
-                              1 if d is None else int(d)))
+        else:
+            a, b, c, d = match.group("a", "b", "c", "d")
+            hunks.append((int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d)))
     if name is not None:
         _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
                 not parents or sha in boundary, sha)

@@ -189,7 +189,11 @@ def _shown_lines(obj: Any, show_source: bool, merge_init: bool,
         owner = _docstring_owner(target)
         if owner is not None:  # a docstring taken from another object (inherited)
             out.extend(_docstring_elsewhere(owner, target.docstring))
-        for overload in getattr(target, "overloads", None) or ():  # their signatures too
+        # A function's overloads: their signatures too (a class's ``overloads`` is a
+        # dict of its members', counted with those members).
+        overloads = getattr(target, "overloads", None) if getattr(
+            target, "is_function", False) else None
+        for overload in overloads or ():
             out.extend(_shown_lines(overload, True, False))
         if merge_init and getattr(target, "is_class", False):
             init = target.all_members.get("__init__")
