@@ -60,6 +60,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import _common as C  # noqa: E402
+from tests.support.git_calls import GitCalls, subcommand  # noqa: E402 - on sys.path by _common
 
 GOAL = 1.05
 VARIANTS = {
@@ -357,31 +358,6 @@ def api_repo(modules: int, commits: int, seed: int, work_dir: Path | None) -> tu
     return repo, {**info, "cached": "no"}
 
 
-def git_counter(folder: Path) -> tuple[dict[str, str], Path]:
-    """A ``git`` first on PATH that logs its arguments, then runs git (the idea of
-    ``tests/support/git_calls.py``): (the environment to build with, the log)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    log = folder / "calls.log"
-    script = folder / "git"
-    script.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{shutil.which("git")}" "$@"\n')
-    script.chmod(0o755)
-    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, log
-
-
-def git_subcommand(call: str) -> str:
-    """The git subcommand of a logged call (after ``-c`` settings, ``-C`` folders and
-    options)."""
-    words, i = call.split(), 0
-    while i < len(words):
-        if words[i] in ("-c", "-C"):
-            i += 2
-        elif words[i].startswith("-"):
-            i += 1
-        else:
-            return words[i]
-    return ""
-
-
 class ApiProject:
     """One variant's folder: mkdocs.yml (``cache_dir`` beside it) and its site."""
 
@@ -419,11 +395,11 @@ class ApiProject:
 
     def git_calls(self, scratch: Path) -> list[str]:
         """The git subcommands of one more build (prepared as every timed one)."""
-        env, log = git_counter(scratch / f"git-{self.name}")
-        log.unlink(missing_ok=True)
+        calls = GitCalls(scratch / f"git-{self.name}")  # the tests' logging git, first on PATH
+        calls.take()
         self.prepare()
-        self.build(env)
-        return [git_subcommand(c) for c in log.read_text().splitlines()] if log.exists() else []
+        self.build(calls.env)
+        return [subcommand(c) for c in calls.take()]
 
     def instructions(self) -> tuple[int, int, float]:
         """One build under callgrind, prepared as every timed one: (instructions of the
