@@ -89,6 +89,20 @@ def test_every_line_is_dated_as_blame_dates_it(tmp_path: Path, seed: int) -> Non
         assert dates is not None
         blamed = blame(str(repo.path), name.encode(), HistoryOptions(), NONE, NONE)
         assert per_line(dates) == per_line(blamed), name
+    # Some lines only: those are dated as blame dates them, the others not looked for.
+    rng = random.Random(seed)
+    parts = {}
+    for name, (count, _) in everything(repo, names).items():
+        first = rng.randint(1, max(1, count // 2))
+        parts[name] = (count, ((first, min(count, first + 2)), (count, count)))
+    walked = walk_lines(str(repo.path), parts, "committer", NONE, NONE)
+    for name, (count, wanted) in parts.items():
+        dates = walked[name]
+        assert dates is not None and dates.length == count and dates.covers(wanted)
+        blamed = per_line(blame(str(repo.path), name, HistoryOptions(), NONE, NONE))
+        got = per_line(dates)
+        for first, last in wanted:
+            assert got[first - 1:last] == blamed[first - 1:last], name
 
 
 def test_author_dates_and_zones(tmp_path: Path) -> None:

@@ -45,7 +45,11 @@ class _File:
     """One file's lines still followed: segments ``[place now, length, line at HEAD]``."""
 
     def __init__(self, length: int, wanted: tuple[tuple[int, int], ...]) -> None:
-        self.segments: list[tuple[int, int, int]] = [(1, length, 1)] if length else []
+        # Only the wanted lines are followed: a line no part shows dates nothing, and a
+        # deletion counts only between two lines of one part.
+        self.segments: list[tuple[int, int, int]] = [
+            (first, min(last, length) - first + 1, first)
+            for first, last in wanted if first <= min(last, length)]
         self.wanted = wanted
         self.length = length
         self.runs: list[tuple[int, int, int, int]] = []  # dated lines, by HEAD line
@@ -55,8 +59,7 @@ class _File:
     @property
     def done(self) -> bool:
         """No wanted line is still followed."""
-        return not any(h <= last and first <= h + n - 1
-                       for _, n, h in self.segments for first, last in self.wanted)
+        return not self.segments
 
     def head_line(self, place: int) -> int | None:
         """The HEAD line now at ``place``, if it is still followed."""
@@ -69,15 +72,22 @@ class _File:
 
     def apply(self, hunks: list[Hunk], epoch: int, zone: int, ignored: bool) -> None:
         """The commit's hunks: date the lines it changed, move the others to the parent."""
+        if not hunks:  # a change of mode alone
+            return
         if not ignored:
             for _, b, c, d in hunks:
                 if d == 0 and b > 0:  # lines deleted after line c
                     before, after = self.head_line(c), self.head_line(c + 1)
                     if before is not None and after is not None:
                         self.gaps.append((before, after, epoch, zone))
-        out: list[tuple[int, int, int]] = []
+        # The segments wholly before the first hunk stay where they are.
+        first = hunks[0][2] + (0 if hunks[0][3] else 1)
+        at = bisect.bisect_left(self.segments, (first, 0, 0))
+        if at and self.segments[at - 1][0] + self.segments[at - 1][1] > first:
+            at -= 1  # it reaches into the hunk
+        out = self.segments[:at]
         hi, delta = 0, 0  # the next hunk; lines added minus removed by the hunks before
-        for start, n, h in self.segments:
+        for start, n, h in self.segments[at:]:
             p, end = start, start + n - 1
             while p <= end:
                 while hi < len(hunks) and _end(hunks[hi]) < p:
@@ -113,11 +123,20 @@ class _File:
         self.segments = []
 
     def dates(self) -> LineDates:
-        """The answer: every HEAD line's run, lines never dated ``UNKNOWN``."""
-        for _, n, h in self.segments:
-            self.runs.append((h, h + n - 1, UNKNOWN, 0))
+        """The answer: every HEAD line's run, lines not followed or never dated
+        ``UNKNOWN``."""
+        dated = sorted(self.runs)
+        filled: list[tuple[int, int, int, int]] = []
+        line = 1  # the first line no run holds yet
+        for run in dated:
+            if run[0] > line:
+                filled.append((line, run[0] - 1, UNKNOWN, 0))
+            filled.append(run)
+            line = run[1] + 1
+        if line <= self.length:
+            filled.append((line, self.length, UNKNOWN, 0))
         runs: list[tuple[int, int, int, int]] = []
-        for first, last, epoch, zone in sorted(self.runs):
+        for first, last, epoch, zone in filled:
             if runs and runs[-1][2:] == (epoch, zone) and runs[-1][1] == first - 1:
                 runs[-1] = (runs[-1][0], last, epoch, zone)
             else:
