@@ -67,6 +67,7 @@ def random_history(repo: GitRepo, seed: int, names: list[str], commits: int) -> 
             repo.git("checkout", "-q", "main")
             contents = saved
             repo.write("other.txt", f"{n}\n")
+            repo.write("c/other.txt", f"{n}\n" * n)  # in a folder asked for, not wanted
             repo.commit(f"main {n}", day(n + 1))
             repo.merge(f"b{n}", day(n + 2), "-X", "theirs")
             for name in names:
@@ -81,7 +82,7 @@ def random_history(repo: GitRepo, seed: int, names: list[str], commits: int) -> 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_line_is_dated_as_blame_dates_it(tmp_path: Path, seed: int) -> None:
     repo = GitRepo(tmp_path / "r")
-    names = ["a.txt", "b.txt", "c/d.txt"]
+    names = ["a.txt", "b.txt", "c/d.txt", "c/e.txt"]  # c/: asked for as a folder
     random_history(repo, seed, names, 40)
     walked = walk_lines(str(repo.path), everything(repo, names), "committer", NONE, NONE)
     for name in names:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind
@@ -163,7 +163,7 @@ def walk_lines(top: str, files: Mapping[bytes, tuple[int, tuple[tuple[int, int],
     args: list[str | bytes] = [
         "log", "--first-parent", "-m", "-p", "-U0", "--no-renames", "--no-color",
         "--no-ext-diff", "--no-textconv", "--format=%x00%H %P%x01" + placeholder,
-        "HEAD", "--", *[b":(literal)" + name for name in files],
+        "HEAD", "--", *_pathspecs(files),
     ]
 
     def consume(chunks: Iterator[list[bytes]]) -> bool:
@@ -180,6 +180,23 @@ def walk_lines(top: str, files: Mapping[bytes, tuple[int, tuple[tuple[int, int],
     renamed = _renamed(top, {f.created_by for f in followed.values() if f.created_by},
                        processes)
     return {name: None if name in renamed else file.dates() for name, file in followed.items()}
+
+
+def _pathspecs(names: Iterable[bytes]) -> list[bytes]:
+    """What the walk asks git for: a folder that holds several of the files (git
+    matches one folder much faster than each of its files: measured 2.6 G instructions
+    against 4.3 G for 50 modules of one package over 5,000 commits; the folder's other
+    files are diffed too, and passed over), each other file by itself."""
+    by_folder: dict[bytes, list[bytes]] = {}
+    for name in names:
+        by_folder.setdefault(name.rpartition(b"/")[0], []).append(name)
+    specs: list[bytes] = []
+    for folder, inside in sorted(by_folder.items()):
+        if folder and len(inside) > 1:
+            specs.append(b":(literal)" + folder)
+        else:
+            specs.extend(b":(literal)" + name for name in sorted(inside))
+    return specs
 
 
 def _renamed(top: str, commits: set[bytes], processes: GitProcesses | None) -> set[bytes]:
