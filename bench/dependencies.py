@@ -508,8 +508,8 @@ def api_main(args: argparse.Namespace) -> int:
                          f"{counts[a][0] - counts[b][0]:+,} ({(ro - 1) * 100:+.2f} %), its "
                          f"children {extra_git:+,}")
         lines.append(f"   {temp}: lines {m[a]:.2f} s, files {m[b]:.2f} s "
-                     f"({m[a] - m[b]:+.2f} s); git blame processes: lines "
-                     f"{calls[a].count('blame')}, files {calls[b].count('blame')}")
+                     f"({m[a] - m[b]:+.2f} s); git log processes: lines "
+                     f"{calls[a].count('log')}, files {calls[b].count('log')}")
         verdict = "MET" if met and (not counts or met_i) else "MISSED"
         lines.append(f"verdict {temp} (lines / files {want}): {verdict}")
     C.print_summary(lines)

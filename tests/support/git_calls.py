@@ -32,11 +32,12 @@ class GitCalls:
 
 
 def subcommand(call: str) -> str:
-    """The git subcommand of a logged call (after the ``-c`` settings and options)."""
+    """The git subcommand of a logged call (after ``-c`` settings, ``-C`` folders and
+    options)."""
     words = call.split()
     i = 0
     while i < len(words):
-        if words[i] == "-c":
+        if words[i] in ("-c", "-C"):
             i += 2
         elif words[i].startswith("-"):
             i += 1
