@@ -18,8 +18,8 @@ import pathspec
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 
-__all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide", "merge_lines",
-           "newer"]
+__all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide",
+           "merge_lines", "newer"]
 
 #: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
 Lines = tuple[tuple[int, int], ...]

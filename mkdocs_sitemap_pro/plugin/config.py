@@ -68,8 +68,10 @@ class _Dependencies(c.BaseConfigOption[Depth]):
     def run_validation(self, value: object) -> Depth:
         if value is True or value == "lines":
             return "lines"
-        if value is False or value == "files":
-            return "files" if value == "files" else False
+        if value == "files":
+            return "files"
+        if value is False:
+            return False
         raise base.ValidationError(
             f"expected 'lines', 'files' or false (true means 'lines'), not {value!r}")
 

@@ -126,7 +126,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._build.history = self._history.dates()
             # Of files shown in part, the lines shown: one blame per changed file.
             if self._build.tracker is not None and self.config.dependencies == "lines":
-                self._build.lines = self._tracking.blames(config, self.config).dates(
+                self._build.lines = self._tracking.line_dates(config, self.config).dates(
                     self._build.history, self._history.options, self._build.tracker.shown.values(),
                     self.config.git_timeout)
         self._build.start_dating(self.config)

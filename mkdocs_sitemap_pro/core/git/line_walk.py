@@ -224,18 +224,38 @@ def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
     epoch = int(epoch_text)
     offset = datetime.fromisoformat(iso.decode("ascii")).utcoffset()
     zone = int(offset.total_seconds() // 60) if offset is not None else 0
-    if sha in boundary:
+    shallow, skip = sha in boundary, sha in ignored
+    if shallow:
         epoch, zone = SHALLOW, 0
-    skip = sha in ignored
+    for name, created, hunks in _patches(body):
+        if name not in open_files:
+            continue
+        file = followed[name]
+        if created:
+            if parents and not shallow:
+                file.created_by = sha  # or renamed there: blame follows renames
+            file.created(IGNORED if skip else epoch, zone)
+        else:
+            file.apply(hunks, epoch, zone, skip)
+        if file.done:
+            open_files.discard(name)
+    if shallow:  # history ends here for every file: nothing older is known
+        for name in open_files:
+            followed[name].created(SHALLOW, 0)
+        open_files.clear()
+    return not open_files
+
+
+def _patches(body: bytes) -> Iterator[tuple[bytes, bool, list[Hunk]]]:
+    """Each file's patch in a commit: (its name, whether the commit created it, hunks).
+    Only the headers are read: the changed lines' text is passed over by the expression."""
     name: bytes | None = None
     hunks: list[Hunk] = []
     created = False
-    # Only the headers matter: the changed lines' text is passed over by the expression.
     for match in _HEADER.finditer(body):
         if match.group("diff"):
             if name is not None:
-                _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
-                        not parents or sha in boundary, sha)
+                yield name, created, hunks
             name, hunks, created = None, [], False
         elif match.group("name") is not None:
             name = match.group("name").rstrip(b"\t")
@@ -245,27 +265,4 @@ def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
             a, b, c, d = match.group("a", "b", "c", "d")
             hunks.append((int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d)))
     if name is not None:
-        _finish(followed, open_files, name, hunks, created, epoch, zone, skip,
-                not parents or sha in boundary, sha)
-    if sha in boundary:  # history ends here for every file: nothing older is known
-        for open_name in list(open_files):
-            followed[open_name].created(SHALLOW, 0)
-            open_files.discard(open_name)
-    return not open_files
-
-
-def _finish(followed: dict[bytes, _File], open_files: set[bytes], name: bytes,
-            hunks: list[Hunk], created: bool, epoch: int, zone: int, skip: bool,
-            root: bool, sha: bytes) -> None:
-    """Apply one file's hunks of a commit (a file no longer followed is passed over)."""
-    if name not in open_files:
-        return
-    file = followed[name]
-    if created:
-        if not root:
-            file.created_by = sha  # or renamed there: blame follows renames
-        file.created(IGNORED if skip else epoch, zone)
-    else:
-        file.apply(hunks, epoch, zone, skip)
-    if file.done:
-        open_files.discard(name)
+        yield name, created, hunks

@@ -33,7 +33,7 @@ from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.shown import Lines, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["BLAME_FILE", "BlameStore", "BuildLines"]
+__all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
 
 BLAME_FILE = "blame.json"  # in cache_dir
 _VERSION = 2  # 1 had no gaps
@@ -68,9 +68,9 @@ class BuildLines:
         return None if when is None else min(when, change.when)
 
 
-class BlameStore:
-    """The blames a plugin instance has made: by file and options, the last change each
-    was made at (a newer one replaces it, so the store holds one blame per file)."""
+class LineDateStore:
+    """The line dates a plugin instance has made: by file and options, the last change
+    each was made at (a newer one replaces it, so the store holds one answer per file)."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path  # None: in memory only (cache: false)
@@ -101,25 +101,24 @@ class BlameStore:
         """Date the lines not kept yet of the files ``pages`` show in part; keep them."""
         if not self._loaded:
             self._load()
-        lines: dict[bytes, list[tuple[int, int]]] = {}
+        lines: dict[bytes, list[tuple[int, int]]] = {}  # git name -> every page's lines
+        found: dict[bytes, tuple[str, str, int]] = {}  # git name -> (key, commit, length)
         for shown in pages:
             for path, shown_lines in shown.parts:
                 name = history.name(path)
-                if name is not None:
-                    lines.setdefault(name, []).extend(shown_lines)
-        wanted: dict[bytes, _Wanted] = {}
-        for shown in pages:
-            for path, _ in shown.parts:
-                name = history.name(path)
-                change = history.last_changed(path) if name is not None else None
-                if name is None or name in wanted or not isinstance(change, Known):
+                if name is None:
                     continue
-                length = _lines_if_head(path, history.objects.get(name))
-                if length is not None:
-                    wanted[name] = _Wanted(_key(name, options), change.commit, length,
-                                           merge_lines(lines[name]))
-                else:
-                    log.debug(f"{path} has uncommitted edits: dated as a whole file")
+                if name not in lines:
+                    change = history.last_changed(path)
+                    length = _lines_if_head(path, history.objects.get(name)) if isinstance(
+                        change, Known) else None
+                    if isinstance(change, Known) and length is not None:
+                        found[name] = (_key(name, options), change.commit, length)
+                    elif isinstance(change, Known):
+                        log.debug(f"{path} has uncommitted edits: dated as a whole file")
+                lines.setdefault(name, []).extend(shown_lines)
+        wanted = {name: _Wanted(key, commit, length, merge_lines(lines[name]))
+                  for name, (key, commit, length) in found.items()}
         missing = [name for name, want in wanted.items() if not self._holds(want)]
         if missing and history.top is not None and history.key is not None:
             made = self._make(history.top, {name: wanted[name] for name in missing}, options,
@@ -186,7 +185,7 @@ class BlameStore:
         try:
             replace_file(self.path, (text + "\n").encode("utf-8"))
         except OSError as error:
-            log.debug(f"the blame cache could not be written to {self.path}: {error}")
+            log.debug(f"the line dates could not be kept to {self.path}: {error}")
 
 
 def _key(name: bytes, options: HistoryOptions) -> str:

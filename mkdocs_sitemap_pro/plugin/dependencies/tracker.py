@@ -23,7 +23,7 @@ from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
-from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, BlameStore
+from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
@@ -179,7 +179,7 @@ class Tracking:
     def __init__(self) -> None:
         self._observer: Observer | None = None
         self._cache: DependencyCache | None = None
-        self._blames: BlameStore | None = None
+        self._line_dates: LineDateStore | None = None
 
     def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
         if self._observer is None:
@@ -192,14 +192,14 @@ class Tracking:
             self._cache.refresh()
         return Tracker(config, self._observer, self._cache, options.dependencies == "lines")
 
-    def blames(self, config: MkDocsConfig, options: SitemapProConfig) -> BlameStore:
-        """The blames of files shown in part, kept while it is the same file."""
+    def line_dates(self, config: MkDocsConfig, options: SitemapProConfig) -> LineDateStore:
+        """The line dates of files shown in part, kept while it is the same file."""
         path = cache_file(config, options, BLAME_FILE)
-        if self._blames is None or self._blames.path != path:
-            self._blames = BlameStore(path)
-        return self._blames
+        if self._line_dates is None or self._line_dates.path != path:
+            self._line_dates = LineDateStore(path)
+        return self._line_dates
 
     def forget(self) -> None:
-        """The next build reads the dependency and blame caches afresh."""
+        """The next build reads the dependency and line-date caches afresh."""
         self._cache = None
-        self._blames = None
+        self._line_dates = None

@@ -27,7 +27,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
 from mkdocs_sitemap_pro.plugin.config import cache_file
-from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, BlameStore
+from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.core.includes import (
     WrittenRules,
@@ -113,8 +113,8 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     history, rules = _history(site) if options.lastmod == "git" else (None, None)
     if dependencies is not None and history is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
-        blames = BlameStore(cache_file(config, options, BLAME_FILE))
-        dependencies = dependencies._replace(lines=blames.dates(
+        store = LineDateStore(cache_file(config, options, BLAME_FILE))
+        dependencies = dependencies._replace(lines=store.dates(
             history, rules, dependencies.pages.values(), options.git_timeout))
     build = pipeline.Build(
         config=config,
