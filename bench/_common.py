@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -460,25 +460,43 @@ def synthetic_repo(
 
     t0 = time.perf_counter()
     stream, stats = _fast_import_stream(n_files, n_commits, seed, merge_every)
+    info = {k: str(v) for k, v in stats.items()}
+    info.update(seed=str(seed))
+
+    def finish(tmp: Path) -> None:
+        if stats["merges"]:
+            git(tmp, "update-ref", "-d", "refs/heads/side")
+        info.update(head=git(tmp, "rev-parse", "HEAD").decode().strip(),
+                    build_seconds=f"{time.perf_counter() - t0:.1f}")
+
+    import_repo(repo, stream, info, work_dir, config=(("core.quotepath", "true"),),
+                finish=finish)
+    info["cached"] = "no"
+    assert_no_commit_graph(repo)
+    return repo, info
+
+
+def import_repo(repo: Path, stream: bytes, info: dict[str, str], work_dir: Path, *,
+                config: tuple[tuple[str, str], ...] = (),
+                finish: Callable[[Path], None] | None = None) -> None:
+    """Make ``repo`` from a ``git fast-import`` stream, atomically (built in a scratch
+    folder beside it, then renamed): packed, no commit-graph, ``main`` checked out, and
+    ``info`` (after ``finish`` has run on the scratch repository) in ``.git/bench-info``."""
     tmp = Path(tempfile.mkdtemp(prefix=repo.name + ".", dir=work_dir))
     try:
         subprocess.run(["git", "init", "-q", "-b", "main", str(tmp)], check=True)
         for k, v in (("gc.auto", "0"), ("gc.writeCommitGraph", "false"),
                      ("fetch.writeCommitGraph", "false"), ("maintenance.auto", "false"),
-                     ("core.quotepath", "true")):
+                     *config):
             git(tmp, "config", k, v)
         git(tmp, "fast-import", "--quiet", "--done", input=stream + b"done\n")
-        if stats["merges"]:
-            git(tmp, "update-ref", "-d", "refs/heads/side")
+        if finish is not None:
+            finish(tmp)
         git(tmp, "repack", "-adf", "-q")
         git(tmp, "prune-packed")
         _delete_commit_graph(tmp)
         git(tmp, "checkout", "-q", "-f", "main")
         _delete_commit_graph(tmp)
-        head = git(tmp, "rev-parse", "HEAD").decode().strip()
-        built = time.perf_counter() - t0
-        info = {k: str(v) for k, v in stats.items()}
-        info.update(seed=str(seed), head=head, build_seconds=f"{built:.1f}")
         (tmp / ".git" / "bench-info").write_text("".join(f"{k}={v}\n" for k, v in info.items()))
         if repo.exists():
             shutil.rmtree(repo)
@@ -486,9 +504,6 @@ def synthetic_repo(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    info["cached"] = "no"
-    assert_no_commit_graph(repo)
-    return repo, info
 
 
 def _delete_commit_graph(repo: Path) -> None:

@@ -331,30 +331,8 @@ def api_repo(modules: int, commits: int, seed: int, work_dir: Path | None) -> tu
         info = dict(line.split("=", 1) for line in info_file.read_text().splitlines())
         return repo, {**info, "cached": "yes"}
     stream, stats = _api_stream(modules, commits, seed)
-    tmp = Path(tempfile.mkdtemp(prefix=repo.name + ".", dir=work_dir))
-    try:
-        subprocess.run(["git", "init", "-q", "-b", "main", str(tmp)], check=True)
-        for k, v in (("gc.auto", "0"), ("gc.writeCommitGraph", "false"),
-                     ("fetch.writeCommitGraph", "false"), ("maintenance.auto", "false")):
-            C.git(tmp, "config", k, v)
-        C.git(tmp, "fast-import", "--quiet", "--done", input=stream + b"done\n")
-        C.git(tmp, "repack", "-adf", "-q")
-        C.git(tmp, "prune-packed")
-        C.git(tmp, "checkout", "-q", "-f", "main")
-        for p in (tmp / ".git" / "objects" / "info").glob("commit-graph*"):
-            if p.is_dir():
-                shutil.rmtree(p)
-            else:
-                p.unlink()
-        info = {k: str(v) for k, v in stats.items()}
-        info_file_tmp = tmp / ".git" / "bench-info"
-        info_file_tmp.write_text("".join(f"{k}={v}\n" for k, v in info.items()))
-        if repo.exists():
-            shutil.rmtree(repo)
-        tmp.rename(repo)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    info = {k: str(v) for k, v in stats.items()}
+    C.import_repo(repo, stream, info, work_dir)
     return repo, {**info, "cached": "no"}
 
 
