@@ -16,27 +16,11 @@ from typing import NamedTuple, Protocol
 import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
+from mkdocs_sitemap_pro.core.git.blame import Lines, merge_lines
 from mkdocs_sitemap_pro.core.protocol import UTC
 
 __all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide",
            "merge_lines", "newer"]
-
-#: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
-Lines = tuple[tuple[int, int], ...]
-
-
-def merge_lines(ranges: Iterable[tuple[int, int]]) -> Lines:
-    """``ranges`` (1-based, inclusive, any order) as ``Lines``: sorted, touching or
-    overlapping ones joined, empty or reversed ones dropped."""
-    merged: list[tuple[int, int]] = []
-    for first, last in sorted(r for r in ranges if 1 <= r[0] <= r[1]):
-        if merged and first <= merged[-1][1] + 1:
-            if last > merged[-1][1]:
-                merged[-1] = (merged[-1][0], last)
-        else:
-            merged.append((first, last))
-    return tuple(merged)
-
 
 class Shown(NamedTuple):
     """What one page showed besides its source: files read (absolute paths, exclusions

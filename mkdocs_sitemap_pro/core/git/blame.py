@@ -16,18 +16,39 @@ only on the file's last change and the options, so it is made once per change.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
-__all__ = ["IGNORED", "SHALLOW", "UNKNOWN", "BlameFailed", "LineDates", "blame"]
+__all__ = ["IGNORED", "OLDER", "SHALLOW", "UNKNOWN", "BlameFailed", "LineDates", "Lines", "blame",
+           "merge_lines"]
+
+#: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
+Lines = tuple[tuple[int, int], ...]
+
+
+def merge_lines(ranges: Iterable[tuple[int, int]]) -> Lines:
+    """``ranges`` (1-based, inclusive, any order) as ``Lines``: sorted, touching or
+    overlapping ones joined, empty or reversed ones dropped."""
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(r for r in ranges if 1 <= r[0] <= r[1]):
+        if merged and first <= merged[-1][1] + 1:
+            if last > merged[-1][1]:
+                merged[-1] = (merged[-1][0], last)
+        else:
+            merged.append((first, last))
+    return tuple(merged)
+
 
 IGNORED = -1  # a run's epoch: its lines were added by an ignored commit (no date)
 SHALLOW = -2  # a run's epoch: its lines' change is beyond a shallow clone's history
-UNKNOWN = -3  # a run's epoch: its lines were not looked for (``line_walk`` stops early)
+UNKNOWN = -3  # a run's epoch: its lines were not looked for (no part wanted them)
+# A run's epoch: its lines were followed, but ``line_walk`` stopped before their change,
+# once each part had its newest: they changed before every dated line of the file.
+OLDER = -4
 
 
 class BlameFailed(Exception):
@@ -37,7 +58,7 @@ class BlameFailed(Exception):
 class LineDates(NamedTuple):
     """A file's lines at HEAD in runs ``(first, last, epoch, minutes east of UTC)``,
     1-based and inclusive, in order and covering every line; ``epoch`` may be
-    ``IGNORED``, ``SHALLOW`` or ``UNKNOWN``. ``gaps``: lines deleted between two lines
+    ``IGNORED``, ``SHALLOW``, ``UNKNOWN`` or ``OLDER``. ``gaps``: lines deleted between two lines
     that are still there, ``(line before, line after, epoch, minutes)``; a part that
     holds both lines shows the deletion."""
 
@@ -45,10 +66,16 @@ class LineDates(NamedTuple):
     gaps: tuple[tuple[int, int, int, int], ...] = ()
 
     def covers(self, lines: Iterable[tuple[int, int]]) -> bool:
-        """Whether every one of ``lines`` was looked for (none is ``UNKNOWN``)."""
-        unknown = [run for run in self.runs if run[2] == UNKNOWN]  # most files: none
-        return not any(run[0] <= last and first <= run[1]
-                       for run in unknown for first, last in lines)
+        """Whether these dates decide the newest change to ``lines``: no line of them
+        went unlooked-for (``UNKNOWN``), and lines the walk stopped short of (``OLDER``)
+        come with a dated one, which is newer than they are."""
+        dated = older = False
+        for run, real in self._overlapping(lines):
+            if run[2] == UNKNOWN:
+                return False
+            older = older or run[2] == OLDER
+            dated = dated or real
+        return dated or not older
 
     @property
     def length(self) -> int:
@@ -58,31 +85,41 @@ class LineDates(NamedTuple):
     def newest(self, lines: Iterable[tuple[int, int]]) -> tuple[bool, datetime | None]:
         """The newest change to ``lines`` (1-based inclusive ranges): (sure, when).
 
-        Not sure (the caller dates the file whole) when a line lies beyond the file or
-        was last changed beyond a shallow boundary; ``when`` is None when every line
-        shown was added by an ignored commit.
+        Not sure (the caller dates the file whole) when a line lies beyond the file, was
+        last changed beyond a shallow boundary, or is undecided (``covers``); ``when`` is
+        None when every line shown was added by an ignored commit.
         """
-        runs = self.runs
-        firsts = [run[0] for run in runs]
+        lines = tuple(lines)
+        if any(first < 1 or last > self.length for first, last in lines):
+            return False, None
         best: tuple[int, int, int, int] | None = None
-        for first, last in lines:
-            if first < 1 or last > self.length:
+        older = False
+        for run, real in self._overlapping(lines):
+            if run[2] in (SHALLOW, UNKNOWN):
                 return False, None
-            at = bisect.bisect_right(firsts, first) - 1
-            while at < len(runs) and runs[at][0] <= last:
-                run = runs[at]
-                if run[2] in (SHALLOW, UNKNOWN):
-                    return False, None
-                if run[2] != IGNORED and (best is None or run[2] > best[2]):
-                    best = run
-                at += 1
-            for gap in self.gaps:
-                if first <= gap[0] and gap[1] <= last and (best is None or gap[2] > best[2]):
-                    best = gap
+            older = older or run[2] == OLDER
+            if real and (best is None or run[2] > best[2]):
+                best = run
         if best is None:
-            return True, None
+            return (False, None) if older else (True, None)
         zone = timezone(timedelta(minutes=best[3]))
         return True, datetime.fromtimestamp(best[2], zone)
+
+    def _overlapping(self, lines: Iterable[tuple[int, int]]
+                     ) -> Iterator[tuple[tuple[int, int, int, int], bool]]:
+        """The runs that hold one of ``lines`` and the gaps between two of them, each
+        with whether it is a real date (a commit's, not one of the markers)."""
+        runs = self.runs
+        firsts = [run[0] for run in runs]
+        for first, last in lines:
+            at = max(bisect.bisect_right(firsts, first) - 1, 0)
+            while at < len(runs) and runs[at][0] <= last:
+                if runs[at][1] >= first:
+                    yield runs[at], runs[at][2] >= 0
+                at += 1
+            for gap in self.gaps:
+                if first <= gap[0] and gap[1] <= last:
+                    yield gap, gap[2] >= 0
 
 
 def blame(top: str, name: bytes, options: HistoryOptions, ignored: frozenset[bytes],

@@ -30,24 +30,25 @@ from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
-from mkdocs_sitemap_pro.core.shown import Lines, Shown, merge_lines
+from mkdocs_sitemap_pro.core.shown import Lines, Shown
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
 
 BLAME_FILE = "blame.json"  # in cache_dir
-_VERSION = 2  # 1 had no gaps
+_VERSION = 3  # 1 had no gaps, 2 no OLDER runs (each line was dated)
 _QUOTED = re.compile(rb'[\x00-\x1f"\\\x7f]')  # names git's diff headers would quote
 _WORKERS = min(4, os.cpu_count() or 1)  # git blame is CPU-bound: one per core, a few at most
 
 
 class _Wanted(NamedTuple):
-    """A file shown in part: its key in the store, last change, length, lines shown."""
+    """A file shown in part: its key in the store, last change, length, and its parts
+    (each page's lines of it)."""
 
     key: str
     commit: str
     length: int
-    lines: Lines
+    parts: frozenset[Lines]
 
 
 class BuildLines:
@@ -101,7 +102,7 @@ class LineDateStore:
         """Date the lines not kept yet of the files ``pages`` show in part; keep them."""
         if not self._loaded:
             self._load()
-        lines: dict[bytes, list[tuple[int, int]]] = {}  # git name -> every page's lines
+        lines: dict[bytes, set[Lines]] = {}  # git name -> each page's lines
         found: dict[bytes, tuple[str, str, int]] = {}  # git name -> (key, commit, length)
         for shown in pages:
             for path, shown_lines in shown.parts:
@@ -116,8 +117,8 @@ class LineDateStore:
                         found[name] = (_key(name, options), change.commit, length)
                     elif isinstance(change, Known):
                         log.debug(f"{path} has uncommitted edits: dated as a whole file")
-                lines.setdefault(name, []).extend(shown_lines)
-        wanted = {name: _Wanted(key, commit, length, merge_lines(lines[name]))
+                lines.setdefault(name, set()).add(shown_lines)
+        wanted = {name: _Wanted(key, commit, length, frozenset(lines[name]))
                   for name, (key, commit, length) in found.items()}
         missing = [name for name, want in wanted.items() if not self._holds(want)]
         if missing and history.top is not None and history.key is not None:
@@ -131,9 +132,11 @@ class LineDateStore:
                            if self._holds(want)})
 
     def _holds(self, want: _Wanted) -> bool:
-        """Whether the store has the file's lines at its last change, the wanted ones dated."""
+        """Whether the store has the file's lines at its last change, dated as far as
+        each part's newest change."""
         entry = self._entries.get(want.key)
-        return entry is not None and entry[0] == want.commit and entry[1].covers(want.lines)
+        return entry is not None and entry[0] == want.commit and all(
+            entry[1].covers(part) for part in want.parts)
 
     def _make(self, top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
               boundary: frozenset[bytes], timeout: float) -> int:
@@ -214,7 +217,7 @@ def _walk(top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
           ignored: frozenset[bytes], boundary: frozenset[bytes],
           processes: GitProcesses) -> Mapping[bytes, LineDates | None]:
     """``line_walk`` over the files it can follow (git's quoting spares their names)."""
-    plain = {name: (want.length, want.lines) for name, want in wanted.items()
+    plain = {name: (want.length, want.parts) for name, want in wanted.items()
              if not _QUOTED.search(name)}
     if not plain:
         return {}
