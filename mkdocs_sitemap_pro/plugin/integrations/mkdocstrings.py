@@ -52,6 +52,7 @@ class RenderedObjects:
         self._headings: list[tuple[Any, str]] = []  # (original collect, heading id)
         self._show_source = False  # a block of the page shows its objects' source
         self._merge_init = False  # a block of the page merges ``__init__`` into classes
+        self._where: dict[Any, list[str]] = {}  # a griffe ``filepath`` -> the files found
         self.template_folders: list[str] = []
         self._plugin = config.plugins.get(_PLUGIN)  # None once its handlers are wrapped
         custom = getattr(self._plugin, "config", {}).get("custom_templates")
@@ -125,13 +126,14 @@ class RenderedObjects:
         self._collected, self._headings = [], []
         self._show_source = self._merge_init = False
         files: set[str] = set()
+        where = self._where
         if not self._lines:
             for obj in objects:
-                files.update(_source_files(obj))
+                files.update(_source_files(obj, where)[1])
             return files, {}
         parts: dict[str, Ranges] = {}
         for obj in objects:
-            for path, ranges in _shown_lines(obj, show_source, merge_init):
+            for path, ranges in _shown_lines(obj, show_source, merge_init, where):
                 if ranges is None:
                     files.add(path)
                 else:
@@ -155,60 +157,58 @@ def _option(options: Any, name: str) -> bool:
         return True
 
 
-def _source_files(obj: Any) -> list[str]:
-    """The file that defines an object; an alias is dated by its final target's file."""
+def _source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, list[str]]:
+    """(The object's final target, the files that define it): an alias is dated by its
+    final target's file. ``where``: the files found for each ``filepath`` so far."""
     try:
-        target = _target(obj)
-        where = target.filepath
+        target = obj.final_target if getattr(obj, "is_alias", False) else obj
+        filepath = target.filepath
     except Exception:  # noqa: BLE001 - an alias that cannot be resolved, a cycle
-        return []
-    paths = where if isinstance(where, list) else [where]
-    return [os.path.abspath(p) for p in paths if p is not None and os.path.isfile(p)]
+        return None, []
+    key = tuple(filepath) if isinstance(filepath, list) else filepath
+    files = where.get(key)
+    if files is None:
+        paths = filepath if isinstance(filepath, list) else [filepath]
+        files = where[key] = [os.path.abspath(p) for p in paths
+                              if p is not None and os.path.isfile(p)]
+    return target, files
 
 
-def _target(obj: Any) -> Any:
-    return obj.final_target if getattr(obj, "is_alias", False) else obj
-
-
-def _shown_lines(obj: Any, show_source: bool, merge_init: bool,
+def _shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],
                  ) -> list[tuple[str, Ranges | None]]:
     """(file, the lines of it the object shows; None: all of it), for an object rendered
     (an alias: its final target, where it is defined)."""
-    files = _source_files(obj)
-    if len(files) != 1:  # none; a namespace package's folders
-        return [(path, None) for path in files]
+    target, files = _source_files(obj, where)
+    if len(files) != 1 or isinstance(target.filepath, list):
+        return [(path, None) for path in files]  # none; a namespace package's folders
     path = files[0]
     try:
-        target = _target(obj)
-        if isinstance(target.filepath, list):
-            return [(path, None)]
-        ranges = _own_lines(target, show_source)
+        doc = target.docstring
+        owner = _docstring_owner(target, doc)
+        ranges = _own_lines(target, show_source, None if owner is not None else doc)
         if ranges is None:
             return [(path, None)]
         out: list[tuple[str, Ranges | None]] = [(path, ranges)]
-        owner = _docstring_owner(target)
         if owner is not None:  # a docstring taken from another object (inherited)
-            out.extend(_docstring_elsewhere(owner, target.docstring))
-        # A function's overloads: their signatures too (a class's ``overloads`` is a
-        # dict of its members', counted with those members).
-        overloads = getattr(target, "overloads", None) if getattr(
-            target, "is_function", False) else None
-        for overload in overloads or ():
-            out.extend(_shown_lines(overload, True, False))
-        if merge_init and getattr(target, "is_class", False):
+            out.extend(_docstring_elsewhere(owner, doc, where))
+        if getattr(target, "is_function", False):
+            # A function's overloads: their signatures too (a class's ``overloads`` is a
+            # dict of its members', counted with those members).
+            for overload in getattr(target, "overloads", None) or ():
+                out.extend(_shown_lines(overload, True, False, where))
+        elif merge_init and getattr(target, "is_class", False):
             init = target.all_members.get("__init__")
             if init is not None:
-                out.extend(_shown_lines(init, show_source, False))
+                out.extend(_shown_lines(init, show_source, False, where))
         return out
     except Exception:  # noqa: BLE001 - never fewer lines than shown: the whole file
         return [(path, None)]
 
 
-def _own_lines(target: Any, show_source: bool) -> Ranges | None:
-    """The lines of its own file an object shows (None: not known)."""
-    doc = target.docstring
-    if _docstring_owner(target) is not None:
-        doc = None  # counted in its owner's file
+def _own_lines(target: Any, show_source: bool, doc: Any) -> Ranges | None:
+    """The lines of its own file an object shows (None: not known); ``doc``: its
+    docstring, if written there (one taken from another object is counted in its
+    owner's file)."""
     doc_lines: Ranges = []
     if doc is not None:
         if doc.lineno is None or doc.endlineno is None:
@@ -235,18 +235,18 @@ def _own_lines(target: Any, show_source: bool) -> Ranges | None:
     return [(start, end), *doc_lines]  # where a function's signature ends is not known
 
 
-def _docstring_owner(target: Any) -> Any:
-    """The object a docstring was written for, when it is not ``target`` (None: it is,
-    or there is none)."""
-    doc = target.docstring
+def _docstring_owner(target: Any, doc: Any) -> Any:
+    """The object the docstring ``doc`` of ``target`` was written for, when it is not
+    ``target`` (None: it is, or there is none)."""
     parent = getattr(doc, "parent", None) if doc is not None else None
     if parent is None or parent is target:
         return None
     return parent
 
 
-def _docstring_elsewhere(owner: Any, doc: Any) -> list[tuple[str, Ranges | None]]:
-    files = _source_files(owner)
+def _docstring_elsewhere(owner: Any, doc: Any, where: dict[Any, list[str]],
+                         ) -> list[tuple[str, Ranges | None]]:
+    _, files = _source_files(owner, where)
     if doc.lineno is None or doc.endlineno is None:
         return [(path, None) for path in files]
     return [(path, [(doc.lineno, doc.endlineno)]) for path in files]

@@ -277,14 +277,14 @@ def test_unknown_lines_show_the_whole_file(project: Path) -> None:
     """An object griffe has no lines for (inspected): its file, whole."""
     pkg = griffe.load("pkg", search_paths=[str(project / "src")])
     helper, thing = pkg["_impl.helper"], pkg["Thing"]
-    assert _shown_lines(helper, False, False) == [(_impl(project), [(11, 21)])]
+    assert _shown_lines(helper, False, False, {}) == [(_impl(project), [(11, 21)])]
     helper.endlineno = None
-    assert _shown_lines(helper, False, False) == [(_impl(project), None)]
+    assert _shown_lines(helper, False, False, {}) == [(_impl(project), None)]
     thing.final_target.docstring.endlineno = None
-    assert _shown_lines(thing, False, False) == [(_impl(project), None)]
-    assert _shown_lines(pkg["_impl.Bare"], False, False) == [(_impl(project), [(52, 52)])]
+    assert _shown_lines(thing, False, False, {}) == [(_impl(project), None)]
+    assert _shown_lines(pkg["_impl.Bare"], False, False, {}) == [(_impl(project), [(52, 52)])]
     pkg["_impl.Bare"].members = None  # anything that breaks the reading: the whole file
-    assert _shown_lines(pkg["_impl.Bare"], False, False) == [(_impl(project), None)]
+    assert _shown_lines(pkg["_impl.Bare"], False, False, {}) == [(_impl(project), None)]
 
 
 def test_show_source_on_one_block_shows_all_of_every_object_of_the_page(project: Path) -> None:
