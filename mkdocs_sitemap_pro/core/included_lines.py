@@ -14,8 +14,9 @@ __all__ = ["Picked", "marked_lines", "snippet_lines"]
 
 Picked = set[int] | None  # the line numbers of a file one inclusion shows; None: whole
 
-# pymdownx.snippets' SnippetPreprocessor.RE_SNIPPET_SECTION.
-_SECTION = re.compile(
+# pymdownx.snippets' SnippetPreprocessor.RE_SNIPPET_SECTION, compiled where it is used
+# (``re`` keeps it): a site without snippets never pays for compiling it.
+_SECTION = (
     r'''(?xi)^(?P<pre>.*?)(?<!;)(?!(?<=-)-)(?P<escape>;*)(?P<inline_marker>-{1,}8<-{1,}[ \t]+)
     (?P<section>\[[ \t]*(?P<type>start|end)[ \t]*:[ \t]*(?P<name>[a-z][-_0-9a-z]*)[ \t]*\])
     (?P<post>.*?)$''')
@@ -40,8 +41,9 @@ def snippet_lines(path: Path, lines_suffix: str | None, section_suffix: str | No
             picked.update(range(*slice(start, end).indices(total)))
     else:
         section, inside, found = (section_suffix or ':')[1:], False, False
+        marker_line = re.compile(_SECTION)
         for n, line in enumerate(lines):
-            marker = _SECTION.match(line) if "8<-" in line else None
+            marker = marker_line.match(line) if "8<-" in line else None
             if marker and not marker.group("escape"):
                 if marker.group("name") == section:
                     if marker.group("type") != "start":  # [END:x], [START:x] too

@@ -25,22 +25,24 @@ from mkdocs_sitemap_pro.core.shown import Lines, merge_lines
 
 __all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
 
+# The patterns are compiled where they are used (``re`` keeps them compiled): a site
+# that uses neither extension never pays for compiling them (12 M instructions).
 # pymdownx.snippets' SnippetPreprocessor.RE_ALL_SNIPPETS and RE_SNIPPET_FILE.
-_SNIPPET = re.compile(
+_SNIPPET = (
     r'''(?x)^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>
         (?P<inline_marker>-{1,}8<-{1,}[ \t]+)
         (?P<snippet>(?:"(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?'))(?![ \t]) |
         (?P<block_marker>-{1,}8<-{1,})(?![ \t])
     )\r?$''')
-_SNIPPET_FILE = re.compile(
+_SNIPPET_FILE = (
     r'(?i)(.*?)(?:((?::-?[0-9]*){1,2}(?:(?:,(?=[-0-9:])-?[0-9]*)(?::-?[0-9]*)?)*)|(:[a-z][-_0-9a-z]*))?$')
 # mkdocs-include-markdown-plugin's INCLUDE_TAG_RE (its indent group left out) and str_arg.
 _TAG = r'''\{{%\s*{0}\s+(?:"(?P<dq>([^"]|(?<=\\)")+)")?(?:'(?P<sq>([^']|(?<=\\)')+)')?(?P<arguments>.*?)\s*%\}}'''
-_INCLUDE_MARKDOWN = re.compile(_TAG.format("include-markdown"), re.DOTALL)
-_INCLUDE = re.compile(_TAG.format("include"), re.DOTALL)
+_INCLUDE_MARKDOWN = "(?s)" + _TAG.format("include-markdown")
+_INCLUDE = "(?s)" + _TAG.format("include")
 _STRING_ARG = r'''{0}=(?:"(([^"]|(?<=\\)")+)")?(?:'(([^']|(?<=\\)')+)')?'''
-_ARG_VALUE = re.compile(r'''=(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^=]?)''', re.DOTALL)
-_URL = re.compile(r"[A-Za-z0-9+.\-]{2,}:")  # the plugin's is_url
+_ARG_VALUE = r'''(?s)=(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^=]?)'''
+_URL = r"[A-Za-z0-9+.\-]{2,}:"  # the plugin's is_url
 _MAX_FILES = 10_000  # a guard against include cycles through globs
 _MAX_NAME = 4096  # a longer snippet name is no path (and RE_SNIPPET_FILE is quadratic)
 
@@ -111,8 +113,9 @@ def _inclusions(text: str, current: Path, rules: WrittenRules,
                 yield path, snippet_lines(path, target.group(2), target.group(3)) if with_lines else None
     if rules.include_markdown:
         # The plugin replaces the include-markdown directives first, then the include ones.
-        rest = _INCLUDE_MARKDOWN.sub("\0", text)
-        for match in [*_INCLUDE_MARKDOWN.finditer(text), *_INCLUDE.finditer(rest)]:
+        include_markdown = re.compile(_INCLUDE_MARKDOWN)
+        rest = include_markdown.sub("\0", text)
+        for match in [*include_markdown.finditer(text), *re.finditer(_INCLUDE, rest)]:
             yield from _markdown_inclusion(match, current, with_lines)
 
 
@@ -120,8 +123,9 @@ def _snippet_names(text: str) -> list[str]:
     """The names in snippet lines and blocks, as ``parse_snippets`` reads them: escaped
     (``;--8<--``), commented (``; name``) and inline lines in a block are skipped."""
     names, block = [], False
+    snippet = re.compile(_SNIPPET)
     for line in text.split("\n"):
-        match = _SNIPPET.match(line)
+        match = snippet.match(line)
         if match:
             if match.group("escape") or (block and match.group("inline_marker")):
                 continue
@@ -143,7 +147,7 @@ def _snippet_path(name: str, bases: tuple[Path, ...]) -> tuple[Path, re.Match[st
     extension's ``split_path`` does), with the name split."""
     if "://" in name or len(name) > _MAX_NAME:
         return None  # a URL snippet: nothing in the repository
-    target = _SNIPPET_FILE.match(name)
+    target = re.match(_SNIPPET_FILE, name)
     if target is None or not (relative := target.group(1).strip()):
         return None
     for base in bases:
@@ -159,7 +163,7 @@ def _markdown_inclusion(match: re.Match[str], current: Path,
     """The files of one include(-markdown) directive, each with the lines it shows."""
     dq, sq = match.group("dq"), match.group("sq")
     name = dq.replace('\\"', '"') if dq is not None else sq.replace("\\'", "'") if sq else None
-    if not name or _URL.match(name):
+    if not name or re.match(_URL, name):
         return
     arguments = match.group("arguments")
     options: dict[str, str | None] = {"start": None, "end": None, "encoding": "utf-8"}
@@ -177,7 +181,7 @@ def _argument_names(arguments: str) -> set[str]:
     """The names the plugin's ``_maybe_arguments_iter`` sees: before each ``=`` (outside
     a quoted value) what follows the last white space, a value's quotes kept, doubled."""
     names, prefix, at = set(), "", 0
-    for value in _ARG_VALUE.finditer(arguments):
+    for value in re.finditer(_ARG_VALUE, arguments):
         names.add(re.split(r"[ \t\n\r\x0b\x0c]", prefix + arguments[at:value.start()])[-1])
         quote = value.group()[1:2]
         prefix, at = (quote * 2 if quote in ("'", '"') else ""), value.end()

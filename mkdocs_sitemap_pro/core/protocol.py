@@ -20,12 +20,14 @@ from typing import Literal
 __all__ = [
     "CHANGEFREQS",
     "FUTURE_TOLERANCE",
+    "HOUR_MINUTES",
     "MAX_BYTES",
     "MAX_LOC_LENGTH",
     "MAX_URLS",
     "MIN_BYTES",
     "SITEMAP_NS",
     "UTC",
+    "UTC_SECONDS",
     "XHTML_NS",
     "LastmodFormat",
     "SitemapError",
@@ -231,9 +233,12 @@ def utc_key(value: dt.date | dt.datetime) -> dt.datetime:
 
 
 # "Thh:mm:" for each minute of a day and "ss+00:00" for each second: a UTC datetime's
-# text by table lookup (what isoformat() gives, a fraction of its cost).
-_HOUR_MINUTES = tuple(f"T{h:02d}:{m:02d}:" for h in range(24) for m in range(60))
-_SECONDS = tuple(f"{s:02d}+00:00" for s in range(60))
+# text by table lookup (what isoformat() gives, a fraction of its cost). Joined from two
+# digits tables: formatting 1,440 strings one by one cost every build 8 M instructions.
+_TWO_DIGITS = [f"{n:02d}" for n in range(60)]
+HOUR_MINUTES: tuple[str, ...] = tuple(
+    [f"T{h}:" + m + ":" for h in _TWO_DIGITS[:24] for m in _TWO_DIGITS])
+UTC_SECONDS: tuple[str, ...] = tuple([s + "+00:00" for s in _TWO_DIGITS])
 
 
 def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat,
@@ -247,7 +252,7 @@ def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat,
         day = utc.date().isoformat()
         if fmt == "date":
             return day
-        return f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_SECONDS[utc.second]}"
+        return f"{day}{HOUR_MINUTES[utc.hour * 60 + utc.minute]}{UTC_SECONDS[utc.second]}"
     if utc_key(value) > latest:
         return None
     return format_lastmod(value, fmt)

@@ -9,7 +9,7 @@ versions are listed. This module knows the layout, not git and not MkDocs.
 
 import datetime as dt
 import json
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
@@ -19,8 +19,10 @@ from mkdocs_sitemap_pro.core.protocol import (
     check_lastmod,
     utc_key,
 )
-from mkdocs_sitemap_pro.core.reader import SitemapFile
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
+
+if TYPE_CHECKING:  # lxml, which the reader loads, is not needed to build a site
+    from mkdocs_sitemap_pro.core.reader import SitemapFile
 
 __all__ = ["Listed", "Version", "VersionsError", "listed_urlset", "parse_versions", "root_url", "version_index"]
 
@@ -75,7 +77,7 @@ class Listed(NamedTuple):
     url_count: int
 
 
-def listed_urlset(path: str, sitemap: SitemapFile, folder: str) -> list[Listed] | str:
+def listed_urlset(path: str, sitemap: "SitemapFile", folder: str) -> list[Listed] | str:
     """One urlset inside ``folder``, with its newest lastmod; or what is wrong with it."""
     if sitemap.is_index:
         return f"{path} is an index inside an index"

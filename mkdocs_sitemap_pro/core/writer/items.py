@@ -18,8 +18,10 @@ from typing import NamedTuple, Optional, Union, cast
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
+    HOUR_MINUTES,
     MAX_LOC_LENGTH,
     UTC,
+    UTC_SECONDS,
     LastmodFormat,
     SitemapError,
     check_hreflang,
@@ -37,10 +39,7 @@ __all__ = ["Collected", "Dropped", "Item", "collect", "sort_and_merge"]
 _CHANGEFREQ_PARTS = {word: f"<changefreq>{word}</changefreq>" for word in CHANGEFREQS}
 # "Thh:mm:" for each minute of a day and "ss+00:00</lastmod>" for each second: the
 # time part of a UTC lastmod element by table lookup.
-_TIME_TAGS = (
-    tuple(f"T{h:02d}:{m:02d}:" for h in range(24) for m in range(60)),
-    tuple(f"{s:02d}+00:00</lastmod>" for s in range(60)),
-)
+_TIME_TAGS = (HOUR_MINUTES, tuple([s + "</lastmod>" for s in UTC_SECONDS]))
 
 
 class Dropped(NamedTuple):
