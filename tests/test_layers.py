@@ -52,6 +52,18 @@ def test_the_public_api_loads_no_mkdocs() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_plugin_loads_no_reader() -> None:
+    # A build writes sitemaps and reads none: lxml (31 M instructions to import) and the
+    # checker load only where a command or an option reads a sitemap.
+    code = (
+        "import sys, mkdocs_sitemap_pro.plugin.plugin;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'lxml'"
+        " or m.startswith(('mkdocs_sitemap_pro.core.reader', 'mkdocs_sitemap_pro.core.check'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_no_module_is_over_about_300_lines() -> None:
     long = {
         str(p.relative_to(PACKAGE)): n
