@@ -21,6 +21,9 @@ _TOKEN_SPLIT = re.compile(r"[\s,]+")
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 # Words a tag must hold to matter here; most head tags hold none and are skipped unparsed.
 _NEEDLES = ("robots", "googlebot", "canonical", "refresh")
+# A canonical link as themes write it (``<link rel="canonical" href="...">``, nothing to
+# unescape): its href read without parsing every attribute. Any other form is parsed.
+_THEMES_CANONICAL = re.compile(r'\s+rel="canonical"\s+href="([^"&]*)"[\s/]*')
 
 
 def robots_forbids_indexing(value: str) -> bool:
@@ -59,6 +62,10 @@ def read_head(page_html: str) -> HeadDirectives:
     noindex = refresh = False
     canonical: str | None = None
     for match in starts:
+        if canonical is None and (plain := _THEMES_CANONICAL.fullmatch(match.group(2))):
+            if match.group(1).lower() == "link":
+                canonical = plain.group(1)
+                continue
         attrs = _attributes(match.group(2))
         if match.group(1).lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
@@ -69,7 +76,7 @@ def read_head(page_html: str) -> HeadDirectives:
                 refresh = True
         elif canonical is None and "canonical" in attrs.get("rel", "").lower().split():
             canonical = attrs.get("href")
-    return HeadDirectives(noindex=noindex, canonical=canonical, refresh=refresh)
+    return HeadDirectives(noindex, canonical, refresh)
 
 
 _NOTHING = HeadDirectives()
@@ -137,13 +144,13 @@ def add_meta_property(page_html: str, name: str, content: str) -> tuple[str, str
     head, and None; or, when the head has one already, the page unchanged and that
     tag's content (a tag is never written twice). A page with no head is unchanged."""
     at = page_html.find("</head")
-    if at == -1 or not _HEAD_END.match(page_html, at):
+    if at == -1 or not (page_html.startswith(">", at + 6) or _HEAD_END.match(page_html, at)):
         end = _HEAD_END.search(page_html)
         if end is None:
             return page_html, None
         at = end.start()
-    head = page_html[:at]
-    if name in head:
+    if page_html.find(name, 0, at) != -1:
+        head = page_html[:at]
         found = re.search(_PROPERTY_TAG.format(name=re.escape(name)), head, re.IGNORECASE)
         if found is not None:
             return page_html, _attributes(found.group(0)[5:-1]).get("content", "")

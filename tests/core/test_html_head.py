@@ -80,6 +80,11 @@ _PIECES = st.one_of(
 @example('<head><link_ rel="canonical" href="/a/"><link rel=canonical href=/b/></head>')
 @example('<head>\u0130\u0130\u0130\u0130<link rel="canonical" href="/a/"></head>')  # lowering lengthens
 @example('<meta<link rel="canonical" href="/a/">')  # a "<" inside a tag starts none
+# A theme's canonical link, read without the attribute parser, and near misses of it.
+@example('<head><LINK rel="canonical" href="/a/" /><link rel="canonical" href="/b/"></head>')
+@example('<head><meta rel="canonical" href="/a/"><link rel="canonical" href="/a&amp;b/"></head>')
+@example('<head><link rel="canonical" href="/a/" href="/b/"></head>')
+@example('<head><link rel="canonical"  href="/a/"/ ></head>')
 def test_the_quick_reading_is_the_sure_one(page: str) -> None:
     assert read_head(page) == reference(page)
 

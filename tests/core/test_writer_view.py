@@ -12,9 +12,12 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import html
 
 from mkdocs_sitemap_pro import Alternate, SitemapEntry, read_sitemap, write_sitemaps
+from mkdocs_sitemap_pro.core.writer.html_view import _readable
 from tests.support.dates import D1
 
 BASE = "https://example.com/docs/"
@@ -81,3 +84,15 @@ def test_every_row_is_what_the_xml_says(tmp_path: Path) -> None:
     assert any("%C3%A9" in url for url, _ in everything)
     assert any(v[3] for _, v in everything) and any(v[1] for _, v in everything)
     assert {v[0] for _, v in everything} >= {"2024-02-29", "2024-03-01T11:05:00+00:00"}
+
+
+@settings(max_examples=300)
+@given(st.datetimes(timezones=st.just(dt.timezone.utc)))
+def test_a_utc_date_is_shown_as_parsing_it_shows_it(when: dt.datetime) -> None:
+    # The writer's own UTC text is read by slicing; it must say what parsing it says.
+    text = when.replace(microsecond=0).isoformat()
+    parsed = dt.datetime.fromisoformat(text)
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    shown = (f"{parsed.day} {months[parsed.month - 1]} {parsed.year}, "
+             f"{parsed.hour:02}:{parsed.minute:02} UTC")
+    assert _readable(text) == (shown, text)
