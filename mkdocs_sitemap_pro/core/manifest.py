@@ -94,8 +94,9 @@ def manifest_bytes(manifest: Manifest) -> bytes:
     }, sort_keys=True, separators=(",", ":"))
     # Keys, object ids and numbers need no escaping: the files part is written directly,
     # a fraction of what json.dumps costs for thousands of small lists.
-    files = ",".join(f'"{key}":["{oid}",{int(when.timestamp())}]'
-                     for key, (oid, when) in sorted(manifest.files.items()))
+    listed = manifest.files  # sorted by key alone: comparing (key, value) pairs costs more
+    files = ",".join([f'"{key}":["{listed[key][0]}",{int(listed[key][1].timestamp())}]'
+                      for key in sorted(listed)])
     # "files" sorts between "commit" and "format": placed where sort_keys would put it.
     at = head.index(',"format":')
     return f'{head[:at]},"files":{{{files}}}{head[at:]}\n'.encode("ascii")

@@ -252,19 +252,16 @@ def _entries(
     entries = []
     # An MkDocs option is a descriptor, slow to read: once per build, not once per page.
     changefreq, priority = options.changefreq, options.priority
+    listed, entry = i18n.Listed, SitemapEntry
     for page in found.pages:
         settings = page.settings
-        entries.append(
-            i18n.Listed(
-                page.src_uri,
-                SitemapEntry(
-                    loc=page.url,
-                    lastmod=lastmods.get(page.src_uri),
-                    changefreq=settings.changefreq or changefreq,
-                    priority=settings.priority if settings.priority is not None else priority,
-                ),
-            )
-        )
+        # Positional: by keyword, a NamedTuple is made through a slower path.
+        entries.append(listed(page.src_uri, entry(
+            page.url,  # loc
+            lastmods.get(page.src_uri),  # lastmod
+            settings.changefreq or changefreq,
+            settings.priority if settings.priority is not None else priority,
+        )))
     return entries
 
 

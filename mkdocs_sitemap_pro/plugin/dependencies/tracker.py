@@ -144,9 +144,15 @@ class Tracker:
     def recall(self, files: Files) -> None:
         """Before templates render: what pages not rendered (``--dirty``) showed when
         they last were, from the cache (valid while their source is unchanged)."""
-        for file in files.documentation_pages():
+        shown = self.shown
+        for file in files:
+            # Rendered in this build (every page, in most builds): known already. Asked
+            # first, since ``documentation_pages()`` costs more than the whole loop.
+            if file.src_uri in shown or not file.is_documentation_page() or not (
+                    file.inclusion.is_included()):
+                continue
             src_uri, path = file.src_uri, file.abs_src_path
-            if src_uri in self.shown or file.generated_by or not path:
+            if file.generated_by or not path:
                 continue
             cached = self._cache.get(src_uri, path)
             if cached is None:
