@@ -212,3 +212,15 @@ def test_atom_feed_alone_takes_records() -> None:
     assert feed.entries[0].updated == "2024-01-02T03:04:05+00:00"
     with pytest.raises(ValueError):
         atom_feed([], title="T", feed_id="x", self_link="x", site_link="x", author="x")
+
+
+def test_a_title_keeps_every_character_xml_allows_and_no_other() -> None:
+    allowed = "a\tb\nc\rd \ud7ff\ue000\ufffd\U00010000\U0010ffff"
+    forbidden = "\x00\x01\x08\x0b\x0c\x0e\x1f\ud800\udfff\ufffe\uffff"
+    mixed = "".join(a + f for a, f in zip(allowed, forbidden)) + allowed[len(forbidden):]
+    feed = atom_feed([FeedEntry(f"{BASE}x/", mixed, when(1))], title="T",
+                     feed_id=f"{BASE}sitemap.atom", self_link=f"{BASE}sitemap.atom",
+                     site_link=BASE, author="T")
+    text = feed.decode("utf-8")
+    assert f"<title>{allowed}</title>" in text
+    assert not any(f in text for f in forbidden)

@@ -39,8 +39,9 @@ _GENERATOR = "<generator>mkdocs-sitemap-pro</generator>"
 _MARK = _GENERATOR.encode("ascii")
 # Characters XML 1.0 does not allow anywhere (a title is text the site wrote): the
 # complement of its Char production, listed (compiling the production's negated class,
-# with its astral range, cost every build 57 M instructions at import).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# with its astral range, cost every build 57 M instructions at import); compiled when a
+# feed is written, not by every build that imports the writer.
+_NOT_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
 
 class FeedEntry(NamedTuple):
@@ -100,7 +101,7 @@ def newest_entries(items: Iterable[Item], size: int, lastmod_format: LastmodForm
 
 
 def _text(value: str) -> str:
-    return xml_escape(_NOT_XML.sub("", value).strip())
+    return xml_escape(re.sub(_NOT_XML, "", value).strip())
 
 
 def _time(value: dt.datetime) -> str:
