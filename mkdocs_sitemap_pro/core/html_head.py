@@ -136,6 +136,7 @@ def _attributes(text: str) -> dict[str, str]:
     return attrs
 
 
+_SPECIAL = re.compile(r"[&<>\"']")  # what html.escape replaces
 _PROPERTY_TAG = r"""<meta\b[^>]*\bproperty\s*=\s*["']?{name}["'\s/>][^>]*>"""
 
 
@@ -154,5 +155,7 @@ def add_meta_property(page_html: str, name: str, content: str) -> tuple[str, str
         found = re.search(_PROPERTY_TAG.format(name=re.escape(name)), head, re.IGNORECASE)
         if found is not None:
             return page_html, _attributes(found.group(0)[5:-1]).get("content", "")
-    tag = f'<meta property="{name}" content="{html.escape(content)}">\n'
+    if _SPECIAL.search(content):  # (a date has nothing to escape: no call a page)
+        content = html.escape(content)
+    tag = f'<meta property="{name}" content="{content}">\n'
     return page_html[:at] + tag + page_html[at:], None

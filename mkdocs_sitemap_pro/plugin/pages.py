@@ -16,7 +16,7 @@ from typing import NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE
 
@@ -25,6 +25,10 @@ from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settin
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, read_back
+
+# The inclusion levels MkDocs leaves out of the site (drafts, excluded docs): compared
+# by identity, since an Enum's ``value`` is a Python-level property, slow once a page.
+_EXCLUDED = tuple(level for level in InclusionLevel if level.is_excluded())
 
 #: How far a file's modification time may lag the clock (the kernel stamps files with a
 #: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
@@ -198,7 +202,7 @@ class PageCollector:
 
     def _static_exclusion(self, file: File) -> str:
         """Why a file is never listed whatever its content says, or ''."""
-        if file.inclusion.is_excluded():
+        if file.inclusion in _EXCLUDED:
             return "draft or excluded docs"
         if _is_404(file):
             return "the 404 page"

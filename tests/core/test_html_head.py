@@ -7,7 +7,12 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head, robots_forbids_indexing
+from mkdocs_sitemap_pro.core.html_head import (
+    HeadDirectives,
+    add_meta_property,
+    read_head,
+    robots_forbids_indexing,
+)
 
 # The slow, sure reading, written apart from the module: the head ends at the first
 # </head> or <body>; every meta and link tag is read with one pattern for attributes.
@@ -94,3 +99,15 @@ def test_a_theme_head_is_read_the_quick_way_and_right() -> None:
             'href="https://e.com/docs/a/">\n<link rel="stylesheet" href="x.css">\n'
             '<meta name="robots" content="noindex, follow" />\n</head><body></body></html>')
     assert read_head(page) == HeadDirectives(True, "https://e.com/docs/a/", False)
+
+
+def test_a_meta_property_is_added_once_with_its_content_escaped() -> None:
+    page = "<html><head><title>T</title></head><body>x</body></html>"
+    changed, existing = add_meta_property(page, "article:modified_time", "2024-02-29T13:05:09+00:00")
+    assert existing is None
+    assert changed == page.replace("</head>", '<meta property="article:modified_time" '
+                                   'content="2024-02-29T13:05:09+00:00">\n</head>')
+    odd, _ = add_meta_property(page, "og:title", "A & \"B\" <C> 'D'")
+    assert 'content="A &amp; &quot;B&quot; &lt;C&gt; &#x27;D&#x27;"' in odd
+    again, existing = add_meta_property(changed, "article:modified_time", "2025-01-01")
+    assert again == changed and existing == "2024-02-29T13:05:09+00:00"

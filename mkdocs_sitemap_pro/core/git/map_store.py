@@ -91,7 +91,9 @@ def _decode(data: dict[str, Any]) -> HistoryMap | None:
         else:
             changes[key_name] = Unknown(_string(value))
         if oid:
-            objects[key_name] = _string(oid)
+            if type(oid) is not str:  # _string's check, without a call per file
+                raise TypeError("not a string")
+            objects[key_name] = oid
     links = frozenset(name.encode(encoding, errors) for name in _strings(data["links"]))
     return HistoryMap(key, changes, key.top, objects, links,
                       said=tuple(_strings(data["said"])), made="kept")
