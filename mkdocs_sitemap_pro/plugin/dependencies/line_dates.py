@@ -20,6 +20,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,17 +52,19 @@ class _Wanted(NamedTuple):
     parts: frozenset[Lines]
 
 
-class BuildLines:
-    """The line dates of one build's files shown in part (a ``core.shown.LineLookup``)."""
+#: Of a file, each part's newest change as ``LineDates.newest`` gives it: (sure, when).
+Answers = dict[Lines, tuple[bool, dt.datetime | None]]
 
-    def __init__(self, dates: Mapping[bytes, LineDates]) -> None:
-        self._dates = dates  # git name -> its lines' dates (absent: dated whole)
+
+class BuildLines:
+    """The line dates of one build's files shown in part (a ``core.shown.LineLookup``):
+    each part's answer, found once when the store checked it holds the file."""
+
+    def __init__(self, answers: Mapping[bytes, Answers]) -> None:
+        self._answers = answers  # git name -> its parts' answers (absent: dated whole)
 
     def newest(self, name: bytes, change: Known, lines: Lines) -> dt.datetime | None:
-        dates = self._dates.get(name)
-        if dates is None:
-            return change.when
-        sure, when = dates.newest(lines)
+        sure, when = self._answers.get(name, {}).get(lines, (False, None))
         if not sure:
             return change.when
         # A line's commit can carry a later date than the file's last change (a rebase
@@ -91,9 +94,7 @@ class LineDateStore:
         for key, entry in (data.get("files") or {}).items():
             try:
                 commit, runs, gaps = entry
-                self._entries[key] = (str(commit), LineDates(
-                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in runs),
-                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in gaps)))
+                self._entries[key] = (str(commit), LineDates(_quads(runs), _quads(gaps)))
             except (TypeError, ValueError):
                 continue
 
@@ -120,7 +121,9 @@ class LineDateStore:
                 lines.setdefault(name, set()).add(shown_lines)
         wanted = {name: _Wanted(key, commit, length, frozenset(lines[name]))
                   for name, (key, commit, length) in found.items()}
-        missing = [name for name, want in wanted.items() if not self._holds(want)]
+        answers = {name: held for name, want in wanted.items()
+                   if (held := self._answers(want)) is not None}
+        missing = [name for name in wanted if name not in answers]
         if missing and history.top is not None and history.key is not None:
             made = self._make(history.top, {name: wanted[name] for name in missing}, options,
                               history.key.boundary, timeout)
@@ -128,15 +131,24 @@ class LineDateStore:
                       f"{len(wanted) - len(missing)} kept from earlier builds")
             if made:
                 self._save()
-        return BuildLines({name: self._entries[want.key][1] for name, want in wanted.items()
-                           if self._holds(want)})
+            for name in missing:
+                if (held := self._answers(wanted[name])) is not None:
+                    answers[name] = held
+        return BuildLines(answers)
 
-    def _holds(self, want: _Wanted) -> bool:
-        """Whether the store has the file's lines at its last change, dated as far as
-        each part's newest change."""
+    def _answers(self, want: _Wanted) -> Answers | None:
+        """Each part's newest change, if the store has the file's lines at its last
+        change dated as far as each part's newest change (None: it has not)."""
         entry = self._entries.get(want.key)
-        return entry is not None and entry[0] == want.commit and all(
-            entry[1].covers(part) for part in want.parts)
+        if entry is None or entry[0] != want.commit:
+            return None
+        answers: Answers = {}
+        for part in want.parts:
+            covers, sure, when = entry[1].answer(part)
+            if not covers:
+                return None
+            answers[part] = (sure, when)
+        return answers
 
     def _make(self, top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
               boundary: frozenset[bytes], timeout: float) -> int:
@@ -194,6 +206,17 @@ class LineDateStore:
 def _key(name: bytes, options: HistoryOptions) -> str:
     """A file and the options its blame is made under (one entry each)."""
     return "\n".join([os.fsdecode(name), options.rule, options.date, *options.ignore_commits])
+
+
+def _quads(rows: object) -> tuple[tuple[int, int, int, int], ...]:
+    """``blame.json``'s rows of four integers as tuples, at C speed (it is read on every
+    build); ValueError if they are not."""
+    if not isinstance(rows, list):
+        raise ValueError("not a list")
+    quads = tuple(map(tuple, rows))
+    if not set(map(len, quads)) <= {4} or not set(map(type, chain.from_iterable(quads))) <= {int}:
+        raise ValueError("not rows of four integers")
+    return quads  # type: ignore[return-value]  # checked just above
 
 
 def _lines_if_head(path: str, oid: str | None) -> int | None:
