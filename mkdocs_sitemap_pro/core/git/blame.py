@@ -73,7 +73,7 @@ class LineDates(NamedTuple):
         """Whether these dates decide the newest change to ``lines``: no line of them
         went unlooked-for (``UNKNOWN``), and lines the walk stopped short of (``OLDER``)
         come with a dated one, which is newer than they are."""
-        best, older, unknown, _ = self._scan(lines)
+        best, older, unknown, _, _ = self._scan(lines)
         return not unknown and (best is not None or not older)
 
     @property
@@ -93,46 +93,48 @@ class LineDates(NamedTuple):
     def answer(self, lines: Iterable[tuple[int, int]]) -> tuple[bool, bool, datetime | None]:
         """``covers`` and ``newest`` of ``lines`` at once, (covers, sure, when): one look
         at the runs, for a build that asks both of every part it shows."""
-        lines = tuple(lines)
-        best, older, unknown, shallow = self._scan(lines)
+        best, older, unknown, shallow, beyond = self._scan(lines)
         covers = not unknown and (best is not None or not older)
-        length = self.length
-        if unknown or shallow or any(first < 1 or last > length for first, last in lines):
+        if unknown or shallow or beyond:
             return covers, False, None
         if best is None:
             return covers, not older, None
         return covers, True, datetime.fromtimestamp(best[2], timezone(timedelta(minutes=best[3])))
 
     def _scan(self, lines: Iterable[tuple[int, int]]
-              ) -> tuple[tuple[int, int, int, int] | None, bool, bool, bool]:
+              ) -> tuple[tuple[int, int, int, int] | None, bool, bool, bool, bool]:
         """Of the runs that hold one of ``lines`` and the gaps between two of them: the
-        first with the newest real date (a commit's, not a marker) or None, and whether
-        one is ``OLDER``, ``UNKNOWN``, ``SHALLOW``. A plain loop over slices found by
-        bisection: it runs for every part of every page."""
-        runs, gaps = self.runs, self.gaps
+        first with the newest real date (a commit's, not a marker) or None, whether one
+        is ``OLDER``, ``UNKNOWN``, ``SHALLOW``, and whether a line lies beyond the file.
+        A plain loop over slices found by bisection: it runs for every part of every
+        page."""
+        runs, gaps, length = self.runs, self.gaps, self.length
+        right = bisect.bisect_right
         best: tuple[int, int, int, int] | None = None
-        older = unknown = shallow = False
+        older = unknown = shallow = beyond = False
         for first, last in lines:
+            if first < 1 or last > length:
+                beyond = True
             # Runs are in order: those from the one holding ``first`` to the last that
             # starts by ``last`` (tuples compare in C: (n, _END) follows every run at n).
-            start = max(bisect.bisect_right(runs, (first, _END)) - 1, 0)
-            met = runs[start:bisect.bisect_right(runs, (last, _END), start)]
+            start = right(runs, (first, _END)) - 1
+            met = runs[start if start > 0 else 0:right(runs, (last, _END))]
             if gaps:
                 met += tuple(gap for gap in gaps if first <= gap[0] and gap[1] <= last)
             for run in met:
                 epoch = run[2]
-                if run[1] < first:
-                    continue
                 if epoch >= 0:
-                    if best is None or epoch > best[2]:
+                    if (best is None or epoch > best[2]) and run[1] >= first:
                         best = run
+                elif run[1] < first:
+                    continue
                 elif epoch == OLDER:
                     older = True
                 elif epoch == UNKNOWN:
                     unknown = True
                 elif epoch == SHALLOW:
                     shallow = True
-        return best, older, unknown, shallow
+        return best, older, unknown, shallow, beyond
 
 
 def blame(top: str, name: bytes, options: HistoryOptions, ignored: frozenset[bytes],
