@@ -122,6 +122,8 @@ class RenderedObjects:
                     objects.append(collect(ident.partition("(")[0], {}))
             except Exception:  # noqa: BLE001 - an id that names no object (CollectionError)
                 continue
+        # A block's object has a heading too: each object once.
+        objects = list({id(obj): obj for obj in objects}.values())
         show_source, merge_init = self._show_source, self._merge_init
         self._collected, self._headings = [], []
         self._show_source = self._merge_init = False
