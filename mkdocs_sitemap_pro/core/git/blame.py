@@ -16,7 +16,8 @@ only on the file's last change and the options, so it is made once per change.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
@@ -51,6 +52,9 @@ UNKNOWN = -3  # a run's epoch: its lines were not looked for (no part wanted the
 OLDER = -4
 
 
+_END = sys.maxsize  # beyond any line or epoch: ``(n, _END)`` sorts after every run at line n
+
+
 class BlameFailed(Exception):
     """git blame could not answer (its message says why): the file is dated whole."""
 
@@ -69,13 +73,8 @@ class LineDates(NamedTuple):
         """Whether these dates decide the newest change to ``lines``: no line of them
         went unlooked-for (``UNKNOWN``), and lines the walk stopped short of (``OLDER``)
         come with a dated one, which is newer than they are."""
-        dated = older = False
-        for run, real in self._overlapping(lines):
-            if run[2] == UNKNOWN:
-                return False
-            older = older or run[2] == OLDER
-            dated = dated or real
-        return dated or not older
+        best, older, unknown, _, _ = self._scan(lines)
+        return not unknown and (best is not None or not older)
 
     @property
     def length(self) -> int:
@@ -89,37 +88,53 @@ class LineDates(NamedTuple):
         last changed beyond a shallow boundary, or is undecided (``covers``); ``when`` is
         None when every line shown was added by an ignored commit.
         """
-        lines = tuple(lines)
-        if any(first < 1 or last > self.length for first, last in lines):
-            return False, None
-        best: tuple[int, int, int, int] | None = None
-        older = False
-        for run, real in self._overlapping(lines):
-            if run[2] in (SHALLOW, UNKNOWN):
-                return False, None
-            older = older or run[2] == OLDER
-            if real and (best is None or run[2] > best[2]):
-                best = run
-        if best is None:
-            return (False, None) if older else (True, None)
-        zone = timezone(timedelta(minutes=best[3]))
-        return True, datetime.fromtimestamp(best[2], zone)
+        return self.answer(lines)[1:]
 
-    def _overlapping(self, lines: Iterable[tuple[int, int]]
-                     ) -> Iterator[tuple[tuple[int, int, int, int], bool]]:
-        """The runs that hold one of ``lines`` and the gaps between two of them, each
-        with whether it is a real date (a commit's, not one of the markers)."""
-        runs = self.runs
-        firsts = [run[0] for run in runs]
+    def answer(self, lines: Iterable[tuple[int, int]]) -> tuple[bool, bool, datetime | None]:
+        """``covers`` and ``newest`` of ``lines`` at once, (covers, sure, when): one look
+        at the runs, for a build that asks both of every part it shows."""
+        best, older, unknown, shallow, beyond = self._scan(lines)
+        covers = not unknown and (best is not None or not older)
+        if unknown or shallow or beyond:
+            return covers, False, None
+        if best is None:
+            return covers, not older, None
+        return covers, True, datetime.fromtimestamp(best[2], timezone(timedelta(minutes=best[3])))
+
+    def _scan(self, lines: Iterable[tuple[int, int]]
+              ) -> tuple[tuple[int, int, int, int] | None, bool, bool, bool, bool]:
+        """Of the runs that hold one of ``lines`` and the gaps between two of them: the
+        first with the newest real date (a commit's, not a marker) or None, whether one
+        is ``OLDER``, ``UNKNOWN``, ``SHALLOW``, and whether a line lies beyond the file.
+        A plain loop over slices found by bisection: it runs for every part of every
+        page."""
+        runs, gaps, length = self.runs, self.gaps, self.length
+        right = bisect.bisect_right
+        best: tuple[int, int, int, int] | None = None
+        older = unknown = shallow = beyond = False
         for first, last in lines:
-            at = max(bisect.bisect_right(firsts, first) - 1, 0)
-            while at < len(runs) and runs[at][0] <= last:
-                if runs[at][1] >= first:
-                    yield runs[at], runs[at][2] >= 0
-                at += 1
-            for gap in self.gaps:
-                if first <= gap[0] and gap[1] <= last:
-                    yield gap, gap[2] >= 0
+            if first < 1 or last > length:
+                beyond = True
+            # Runs are in order: those from the one holding ``first`` to the last that
+            # starts by ``last`` (tuples compare in C: (n, _END) follows every run at n).
+            start = right(runs, (first, _END)) - 1
+            met = runs[start if start > 0 else 0:right(runs, (last, _END))]
+            if gaps:
+                met += tuple(gap for gap in gaps if first <= gap[0] and gap[1] <= last)
+            for run in met:
+                epoch = run[2]
+                if epoch >= 0:
+                    if (best is None or epoch > best[2]) and run[1] >= first:
+                        best = run
+                elif run[1] < first:
+                    continue
+                elif epoch == OLDER:
+                    older = True
+                elif epoch == UNKNOWN:
+                    unknown = True
+                elif epoch == SHALLOW:
+                    shallow = True
+        return best, older, unknown, shallow, beyond
 
 
 def blame(top: str, name: bytes, options: HistoryOptions, ignored: frozenset[bytes],

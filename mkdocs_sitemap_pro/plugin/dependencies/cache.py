@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import chain
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -26,11 +27,12 @@ from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 __all__ = ["CACHE_FILE", "DependencyCache"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
-_VERSION = 3  # 1 held a SHA-256 of each source; 2 no files shown in part
+_VERSION = 4  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last] pairs
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
 #: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts], [parts]], parts
-#: as [[file, relative], [[first, last], ...]] (``dependencies: lines``).
+#: as [[file, relative], [first, last, first, last, ...]] (``dependencies: lines``; one
+#: flat list per file, read on every build).
 _Entry = str | list[object]
 
 
@@ -88,8 +90,8 @@ class DependencyCache:
                 parts, list):
             return None
         try:
-            in_part = tuple((os.path.normpath(self._prefix + str(f)), tuple(
-                (int(a), int(b)) for a, b in lines)) for f, lines in parts)
+            in_part = tuple((os.path.normpath(self._prefix + str(f)), _pairs(lines))
+                            for f, lines in parts)
         except (TypeError, ValueError):
             return None
         cached = Shown(
@@ -125,7 +127,7 @@ class DependencyCache:
                 entries[src_uri] = stamp
             else:
                 files = sorted(_relative(f, self._prefix) for f in shown.files)
-                parts = [[_relative(f, self._prefix), [list(r) for r in lines]]
+                parts = [[_relative(f, self._prefix), list(chain.from_iterable(lines))]
                          for f, lines in shown.parts]
                 entries[src_uri] = [stamp, files, list(shown.posts), parts]
         changed = entries != self._entries
@@ -149,6 +151,15 @@ def _stamp(path: str) -> str | None:
     """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
     stamp = file_stamp(path)
     return None if stamp is None else "%d:%d:%d" % stamp
+
+
+def _pairs(flat: object) -> tuple[tuple[int, int], ...]:
+    """A part's lines as the file holds them, ``[first, last, ...]``, as (first, last)
+    pairs; ValueError if they are not."""
+    if not isinstance(flat, list) or len(flat) % 2 or not set(map(type, flat)) <= {int}:
+        raise ValueError("not pairs of integers")
+    items = iter(flat)
+    return tuple(zip(items, items))
 
 
 def _relative(path: str, prefix: str) -> str:

@@ -7,8 +7,9 @@ all at once by one walk (``core.git.line_walk``), a renamed file and every file 
 depends only on the file's last change and the history options, so it is kept (in
 memory for ``mkdocs serve``, in ``blame.json`` in ``cache_dir``) by both, and an
 unchanged file is never dated again. A file whose text on disk is not HEAD's
-(uncommitted edits: its line numbers are not HEAD's), that git cannot date, or that runs
-out of time is dated whole, said at DEBUG: never older than the truth.
+(uncommitted edits: its line numbers are not HEAD's; found by hashing it, once while it
+keeps its stamp), that git cannot date, or that runs out of time is dated whole, said
+at DEBUG: never older than the truth.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,12 +33,13 @@ from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.shown import Lines, Shown
+from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
 
 BLAME_FILE = "blame.json"  # in cache_dir
-_VERSION = 3  # 1 had no gaps, 2 no OLDER runs (each line was dated)
+_VERSION = 4  # 1 had no gaps, 2 no OLDER runs (each line was dated), 3 rows of four, no heads
 _QUOTED = re.compile(rb'[\x00-\x1f"\\\x7f]')  # names git's diff headers would quote
 _WORKERS = min(4, os.cpu_count() or 1)  # git blame is CPU-bound: one per core, a few at most
 
@@ -51,17 +54,19 @@ class _Wanted(NamedTuple):
     parts: frozenset[Lines]
 
 
-class BuildLines:
-    """The line dates of one build's files shown in part (a ``core.shown.LineLookup``)."""
+#: Of a file, each part's newest change as ``LineDates.newest`` gives it: (sure, when).
+Answers = dict[Lines, tuple[bool, dt.datetime | None]]
 
-    def __init__(self, dates: Mapping[bytes, LineDates]) -> None:
-        self._dates = dates  # git name -> its lines' dates (absent: dated whole)
+
+class BuildLines:
+    """The line dates of one build's files shown in part (a ``core.shown.LineLookup``):
+    each part's answer, found once when the store checked it holds the file."""
+
+    def __init__(self, answers: Mapping[bytes, Answers]) -> None:
+        self._answers = answers  # git name -> its parts' answers (absent: dated whole)
 
     def newest(self, name: bytes, change: Known, lines: Lines) -> dt.datetime | None:
-        dates = self._dates.get(name)
-        if dates is None:
-            return change.when
-        sure, when = dates.newest(lines)
+        sure, when = self._answers.get(name, {}).get(lines, (False, None))
         if not sure:
             return change.when
         # A line's commit can carry a later date than the file's last change (a rebase
@@ -76,6 +81,10 @@ class LineDateStore:
     def __init__(self, path: Path | None) -> None:
         self.path = path  # None: in memory only (cache: false)
         self._entries: dict[str, tuple[str, LineDates]] = {}  # key -> (commit, dates)
+        # git name -> (stamp, blob id, lines) of a file found to be HEAD's on disk: while
+        # it keeps that stamp it is not read and hashed again.
+        self._heads: dict[str, tuple[Stamp, str, int]] = {}
+        self._heads_added = False
         self._loaded = False
 
     def _load(self) -> None:
@@ -91,9 +100,14 @@ class LineDateStore:
         for key, entry in (data.get("files") or {}).items():
             try:
                 commit, runs, gaps = entry
-                self._entries[key] = (str(commit), LineDates(
-                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in runs),
-                    tuple((int(a), int(b), int(c), int(d)) for a, b, c, d in gaps)))
+                self._entries[key] = (str(commit), LineDates(_quads(runs), _quads(gaps)))
+            except (TypeError, ValueError):
+                continue
+        for name, head in (data.get("heads") or {}).items():
+            try:
+                mtime, size, inode, oid, length = head
+                stamp = (int(mtime), int(size), int(inode))
+                self._heads[name] = (stamp, str(oid), int(length))
             except (TypeError, ValueError):
                 continue
 
@@ -111,8 +125,8 @@ class LineDateStore:
                     continue
                 if name not in lines:
                     change = history.last_changed(path)
-                    length = _lines_if_head(path, history.objects.get(name)) if isinstance(
-                        change, Known) else None
+                    length = self._head_lines(path, name, history.objects.get(name)) if (
+                        isinstance(change, Known)) else None
                     if isinstance(change, Known) and length is not None:
                         found[name] = (_key(name, options), change.commit, length)
                     elif isinstance(change, Known):
@@ -120,7 +134,9 @@ class LineDateStore:
                 lines.setdefault(name, set()).add(shown_lines)
         wanted = {name: _Wanted(key, commit, length, frozenset(lines[name]))
                   for name, (key, commit, length) in found.items()}
-        missing = [name for name, want in wanted.items() if not self._holds(want)]
+        answers = {name: held for name, want in wanted.items()
+                   if (held := self._answers(want)) is not None}
+        missing = [name for name in wanted if name not in answers]
         if missing and history.top is not None and history.key is not None:
             made = self._make(history.top, {name: wanted[name] for name in missing}, options,
                               history.key.boundary, timeout)
@@ -128,15 +144,42 @@ class LineDateStore:
                       f"{len(wanted) - len(missing)} kept from earlier builds")
             if made:
                 self._save()
-        return BuildLines({name: self._entries[want.key][1] for name, want in wanted.items()
-                           if self._holds(want)})
+            for name in missing:
+                if (held := self._answers(wanted[name])) is not None:
+                    answers[name] = held
+        if self._heads_added and answers:  # files found HEAD's this time, and dated
+            self._save()
+        return BuildLines(answers)
 
-    def _holds(self, want: _Wanted) -> bool:
-        """Whether the store has the file's lines at its last change, dated as far as
-        each part's newest change."""
+    def _head_lines(self, path: str, name: bytes, oid: str | None) -> int | None:
+        """``_lines_if_head``, remembered by the file's stamp (one ``stat`` and no read
+        while it keeps it, as ``dependencies.json`` trusts a page's source)."""
+        if oid is None:
+            return None
+        key = os.fsdecode(name)
+        stamp = file_stamp(path)
+        known = self._heads.get(key)
+        if stamp is not None and known is not None and known[:2] == (stamp, oid):
+            return known[2]
+        length = _lines_if_head(path, oid)
+        if length is not None and stamp is not None and file_stamp(path) == stamp:
+            self._heads[key] = (stamp, oid, length)  # unchanged while it was read
+            self._heads_added = True
+        return length
+
+    def _answers(self, want: _Wanted) -> Answers | None:
+        """Each part's newest change, if the store has the file's lines at its last
+        change dated as far as each part's newest change (None: it has not)."""
         entry = self._entries.get(want.key)
-        return entry is not None and entry[0] == want.commit and all(
-            entry[1].covers(part) for part in want.parts)
+        if entry is None or entry[0] != want.commit:
+            return None
+        answers: Answers = {}
+        for part in want.parts:
+            covers, sure, when = entry[1].answer(part)
+            if not covers:
+                return None
+            answers[part] = (sure, when)
+        return answers
 
     def _make(self, top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
               boundary: frozenset[bytes], timeout: float) -> int:
@@ -180,11 +223,16 @@ class LineDateStore:
         return len(made)
 
     def _save(self) -> None:
+        self._heads_added = False
         if self.path is None:
             return
-        files = {key: [commit, [list(run) for run in dates.runs], [list(g) for g in dates.gaps]]
+        files = {key: [commit, list(chain.from_iterable(dates.runs)),
+                       list(chain.from_iterable(dates.gaps))]
                  for key, (commit, dates) in sorted(self._entries.items())}
-        text = json.dumps({"files": files, "version": _VERSION}, separators=(",", ":"))
+        heads = {name: [*stamp, oid, length]
+                 for name, (stamp, oid, length) in sorted(self._heads.items())}
+        text = json.dumps({"files": files, "heads": heads, "version": _VERSION},
+                          separators=(",", ":"))
         try:
             replace_file(self.path, (text + "\n").encode("utf-8"))
         except OSError as error:
@@ -194,6 +242,15 @@ class LineDateStore:
 def _key(name: bytes, options: HistoryOptions) -> str:
     """A file and the options its blame is made under (one entry each)."""
     return "\n".join([os.fsdecode(name), options.rule, options.date, *options.ignore_commits])
+
+
+def _quads(flat: object) -> tuple[tuple[int, int, int, int], ...]:
+    """``blame.json``'s runs (or gaps), four integers each in one flat list, as tuples:
+    at C speed, it is read on every build. ValueError if they are not."""
+    if not isinstance(flat, list) or len(flat) % 4 or not set(map(type, flat)) <= {int}:
+        raise ValueError("not runs of four integers")
+    items = iter(flat)
+    return tuple(zip(items, items, items, items))
 
 
 def _lines_if_head(path: str, oid: str | None) -> int | None:

@@ -122,6 +122,8 @@ class RenderedObjects:
                     objects.append(collect(ident.partition("(")[0], {}))
             except Exception:  # noqa: BLE001 - an id that names no object (CollectionError)
                 continue
+        # A block's object has a heading too: each object once.
+        objects = list({id(obj): obj for obj in objects}.values())
         show_source, merge_init = self._show_source, self._merge_init
         self._collected, self._headings = [], []
         self._show_source = self._merge_init = False
@@ -129,7 +131,7 @@ class RenderedObjects:
         where = self._where
         if not self._lines:
             for obj in objects:
-                files.update(_source_files(obj, where)[1])
+                files.update(_source_files(obj, where)[2])
             return files, {}
         parts: dict[str, Ranges] = {}
         for obj in objects:
@@ -157,41 +159,45 @@ def _option(options: Any, name: str) -> bool:
         return True
 
 
-def _source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, list[str]]:
-    """(The object's final target, the files that define it): an alias is dated by its
-    final target's file. ``where``: the files found for each ``filepath`` so far."""
+def _source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, bool, list[str]]:
+    """(The object's final target, whether it has several paths (a namespace package's
+    folders), the files that define it): an alias is dated by its final target's file.
+    ``where``: the files found for each ``filepath`` so far."""
     try:
         target = obj.final_target if getattr(obj, "is_alias", False) else obj
         filepath = target.filepath
     except Exception:  # noqa: BLE001 - an alias that cannot be resolved, a cycle
-        return None, []
-    key = tuple(filepath) if isinstance(filepath, list) else filepath
+        return None, False, []
+    several = isinstance(filepath, list)
+    key = tuple(filepath) if several else filepath
     files = where.get(key)
     if files is None:
-        paths = filepath if isinstance(filepath, list) else [filepath]
+        paths = filepath if several else [filepath]
         files = where[key] = [os.path.abspath(p) for p in paths
                               if p is not None and os.path.isfile(p)]
-    return target, files
+    return target, several, files
 
 
 def _shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],
                  ) -> list[tuple[str, Ranges | None]]:
     """(file, the lines of it the object shows; None: all of it), for an object rendered
     (an alias: its final target, where it is defined)."""
-    target, files = _source_files(obj, where)
-    if len(files) != 1 or isinstance(target.filepath, list):
+    target, several, files = _source_files(obj, where)
+    if len(files) != 1 or several:
         return [(path, None) for path in files]  # none; a namespace package's folders
     path = files[0]
     try:
         doc = target.docstring
         owner = _docstring_owner(target, doc)
-        ranges = _own_lines(target, show_source, None if owner is not None else doc)
+        is_function = getattr(target, "is_function", False)
+        ranges = _own_lines(target, show_source, None if owner is not None else doc,
+                            is_function)
         if ranges is None:
             return [(path, None)]
         out: list[tuple[str, Ranges | None]] = [(path, ranges)]
         if owner is not None:  # a docstring taken from another object (inherited)
             out.extend(_docstring_elsewhere(owner, doc, where))
-        if getattr(target, "is_function", False):
+        if is_function:
             # A function's overloads: their signatures too (a class's ``overloads`` is a
             # dict of its members', counted with those members).
             for overload in getattr(target, "overloads", None) or ():
@@ -205,7 +211,7 @@ def _shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any,
         return [(path, None)]
 
 
-def _own_lines(target: Any, show_source: bool, doc: Any) -> Ranges | None:
+def _own_lines(target: Any, show_source: bool, doc: Any, is_function: bool) -> Ranges | None:
     """The lines of its own file an object shows (None: not known); ``doc``: its
     docstring, if written there (one taken from another object is counted in its
     owner's file)."""
@@ -214,7 +220,7 @@ def _own_lines(target: Any, show_source: bool, doc: Any) -> Ranges | None:
         if doc.lineno is None or doc.endlineno is None:
             return None
         doc_lines = [(doc.lineno, doc.endlineno)]
-    if getattr(target, "is_module", False):
+    if not is_function and getattr(target, "is_module", False):
         return doc_lines  # its docstring only: a module's source is not shown
     start, end = target.lineno, target.endlineno
     if start is None or end is None:
@@ -222,8 +228,8 @@ def _own_lines(target: Any, show_source: bool, doc: Any) -> Ranges | None:
     for decorator in getattr(target, "decorators", None) or ():
         if decorator.lineno is not None:
             start = min(start, decorator.lineno)
-    is_class = getattr(target, "is_class", False)
-    if show_source or not (is_class or getattr(target, "is_function", False)):
+    is_class = not is_function and getattr(target, "is_class", False)
+    if show_source or not (is_class or is_function):
         return [(start, end), *doc_lines]  # an attribute's value is shown, a type alias's
     if doc is not None and start <= doc.lineno <= end:
         return [(start, doc.endlineno)]  # signature, then docstring
@@ -246,7 +252,7 @@ def _docstring_owner(target: Any, doc: Any) -> Any:
 
 def _docstring_elsewhere(owner: Any, doc: Any, where: dict[Any, list[str]],
                          ) -> list[tuple[str, Ranges | None]]:
-    _, files = _source_files(owner, where)
+    files = _source_files(owner, where)[2]
     if doc.lineno is None or doc.endlineno is None:
         return [(path, None) for path in files]
     return [(path, [(doc.lineno, doc.endlineno)]) for path in files]
