@@ -20,7 +20,7 @@ from mkdocs_sitemap_pro.core.git.blame import Lines, merge_lines
 from mkdocs_sitemap_pro.core.protocol import UTC
 
 __all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide",
-           "merge_lines", "newer"]
+           "describe_parts", "merge_lines", "newer"]
 
 class Shown(NamedTuple):
     """What one page showed besides its source: files read (absolute paths, exclusions
@@ -61,7 +61,7 @@ class Decision(NamedTuple):
     when: dt.datetime | None
     file: str = ""
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
-    parts: tuple[str, ...] = ()  # the files shown in part and their lines, for DEBUG
+    parts: tuple[tuple[str, Lines], ...] = ()  # files shown in part, their lines (DEBUG)
 
 
 def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
@@ -72,7 +72,7 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
     if entry is None or not (entry.files or entry.parts):
         return Decision(own)
     newest: dt.datetime | None = own
-    decider, notes, parts = "", [], []
+    decider, notes, parts = "", list[str](), list[tuple[str, Lines]]()
     shown: list[tuple[str, Lines | None]] = [(path, None) for path in sorted(entry.files)]
     for path, lines in (*shown, *entry.parts):
         name = history.relative(path)
@@ -89,13 +89,18 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
         when: dt.datetime | None = change.when
         if lines is not None and deps.lines is not None:
             when = deps.lines.newest(history.name(path) or b"", change, lines)
-            parts.append(f"{name} lines {_spans(lines)}")
+            parts.append((name, lines))
         if when is None:
             notes.append(f"{name}: every line shown was added by an ignored commit")
             continue
         if newest is None or when > newest:
             newest, decider = when, name
     return Decision(newest, decider, tuple(notes), tuple(parts))
+
+
+def describe_parts(parts: Iterable[tuple[str, Lines]]) -> str:
+    """``src/a.py lines 1-3, 7; src/b.py lines 2``: a ``Decision``'s parts, for people."""
+    return "; ".join(f"{name} lines {_spans(lines)}" for name, lines in parts)
 
 
 def _spans(lines: Lines) -> str:

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.core.shown import Dependencies, decide, newer
+from mkdocs_sitemap_pro.core.shown import Dependencies, decide, describe_parts, newer
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
@@ -72,8 +72,10 @@ class Dater:
         build_time: dt.datetime,
         dependencies: Dependencies | None = None,
         page_of: Callable[[str], SitemapPage | None] | None = None,
+        detail: bool = True,
     ) -> None:
         self._mode, self._fallback = mode, fallback
+        self._detail = detail  # say how each page was dated (DEBUG notes)
         self.history, self._build_time = history, build_time
         self.dependencies = dependencies if mode == "git" and history is not None else None
         self._page_of = page_of
@@ -137,8 +139,8 @@ class Dater:
         decision = decide(change, entry, deps, history)
         own: Lastmod = decision.when
         notes = [f"left out of its date: {note}" for note in decision.notes]
-        if decision.parts:
-            notes.append(f"shown in part: {'; '.join(decision.parts)}")
+        if decision.parts and self._detail:
+            notes.append(f"shown in part: {describe_parts(decision.parts)}")
         post = ""
         for src_uri in entry.posts if entry is not None else ():
             shown = self._page_of(src_uri) if self._page_of is not None else None
@@ -148,13 +150,15 @@ class Dater:
         if own is None:
             return PageDate(None, "", _GENERATED, notes=tuple(notes))
         if post:
-            notes.append(f"dated by the listed post {post}")
+            if self._detail:
+                notes.append(f"dated by the listed post {post}")
             return PageDate(own, "git", by="listed posts", notes=tuple(notes))
         if decision.file:
-            notes.append(f"dated by the included file {decision.file}")
+            if self._detail:
+                notes.append(f"dated by the included file {decision.file}")
             return PageDate(own, "git", by="an included file", decider=decision.file,
                             notes=tuple(notes))
-        if entry is not None and (entry.posts or entry.files or entry.parts):
+        if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):
             notes.append("dated by its own source (nothing it shows changed later)")
         return PageDate(own, "git", notes=tuple(notes))
 

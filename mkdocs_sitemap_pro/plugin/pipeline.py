@@ -7,6 +7,7 @@ pages into core inputs and calls the core; every message goes through ``report``
 """
 
 import datetime as dt
+import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,6 +67,7 @@ def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
         build_time=build_time,
         dependencies=dependencies,
         page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
+        detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
     )
 
 
