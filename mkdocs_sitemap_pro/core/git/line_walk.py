@@ -29,24 +29,16 @@ follows renames). ``git_history: all`` is blame's alone.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind
 from mkdocs_sitemap_pro.core.git.blame import (
     IGNORED, OLDER, SHALLOW, UNKNOWN, LineDates, Lines, merge_lines)
+from mkdocs_sitemap_pro.core.git.patch import Hunk, file_patches
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git, stream_git
 
 __all__ = ["walk_lines"]
-
-# The lines of a commit's patch that say which file and which lines: a file's header, its
-# name after the change, its creation, a hunk (``-U0``: no context lines).
-_HEADER = re.compile(
-    rb"^(?:(?P<diff>diff --git )|--- [^\n]*\n\+\+\+ b/(?P<name>[^\n]*)$|(?P<new>new file mode)"
-    rb"|@@ -(?P<a>\d+)(?:,(?P<b>\d+))? \+(?P<c>\d+)(?:,(?P<d>\d+))? @@)", re.MULTILINE)
-
-Hunk = tuple[int, int, int, int]  # a, b, c, d of ``@@ -a,b +c,d @@``
 
 
 class _File:
@@ -262,7 +254,7 @@ def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
     shallow, skip = sha in boundary, sha in ignored
     if shallow:
         epoch, zone = SHALLOW, 0
-    for name, created, hunks in _patches(body):
+    for name, created, hunks in file_patches(body):
         if name not in open_files:
             continue
         file = followed[name]
@@ -281,25 +273,3 @@ def _commit(record: bytes, followed: dict[bytes, _File], open_files: set[bytes],
             followed[name].created(SHALLOW, 0)
         open_files.clear()
     return not open_files
-
-
-def _patches(body: bytes) -> Iterator[tuple[bytes, bool, list[Hunk]]]:
-    """Each file's patch in a commit: (its name, whether the commit created it, hunks).
-    Only the headers are read: the changed lines' text is passed over by the expression."""
-    name: bytes | None = None
-    hunks: list[Hunk] = []
-    created = False
-    for match in _HEADER.finditer(body):
-        if match.group("diff"):
-            if name is not None:
-                yield name, created, hunks
-            name, hunks, created = None, [], False
-        elif match.group("name") is not None:
-            name = match.group("name").rstrip(b"\t")
-        elif match.group("new"):
-            created = True
-        else:
-            a, b, c, d = match.group("a", "b", "c", "d")
-            hunks.append((int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d)))
-    if name is not None:
-        yield name, created, hunks
