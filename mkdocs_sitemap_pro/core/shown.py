@@ -72,7 +72,9 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
     if entry is None or not (entry.files or entry.parts):
         return Decision(own)
     newest: dt.datetime | None = own
-    decider, notes, parts = "", list[str](), list[tuple[str, Lines]]()
+    decider = ""
+    notes: list[str] = []
+    parts: list[tuple[str, Lines]] = []
     shown: list[tuple[str, Lines | None]] = [(path, None) for path in sorted(entry.files)]
     for path, lines in (*shown, *entry.parts):
         name = history.relative(path)

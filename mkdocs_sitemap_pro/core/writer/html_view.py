@@ -101,7 +101,8 @@ _UTC_TEXT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-[0-9]{2}T[0-9]{2}:[0-9]{2}:[
 
 
 def _readable(text: str | None) -> tuple[str, str]:
-    """(text for people, sortable key) of a lastmod: ``29 Feb 2024, 13:05 UTC``."""
+    """(text for people, sortable key) of a lastmod: ``29 Feb 2024, 13:05 UTC``. The
+    writer's own UTC text is its own key (the same object, and nothing to escape)."""
     if not text:
         return "", ""
     if _UTC_TEXT.fullmatch(text):  # its key is itself: UTC, in isoformat's form

@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
-__all__ = ["CACHE_FILE", "DependencyCache"]
+__all__ = ["CACHE_FILE", "DependencyCache", "flat_ints"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
 _VERSION = 4  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last] pairs
@@ -153,12 +153,17 @@ def _stamp(path: str) -> str | None:
     return None if stamp is None else "%d:%d:%d" % stamp
 
 
+def flat_ints(flat: object, size: int) -> list[int]:
+    """Tuples of ``size`` integers as a cache file holds them, one flat list (read at C
+    speed on every build): the list, checked; ValueError if it is not one."""
+    if not isinstance(flat, list) or len(flat) % size or not set(map(type, flat)) <= {int}:
+        raise ValueError(f"not groups of {size} integers")
+    return flat
+
+
 def _pairs(flat: object) -> tuple[tuple[int, int], ...]:
-    """A part's lines as the file holds them, ``[first, last, ...]``, as (first, last)
-    pairs; ValueError if they are not."""
-    if not isinstance(flat, list) or len(flat) % 2 or not set(map(type, flat)) <= {int}:
-        raise ValueError("not pairs of integers")
-    items = iter(flat)
+    """A part's lines, ``[first, last, ...]``, as (first, last) pairs."""
+    items = iter(flat_ints(flat, 2))
     return tuple(zip(items, items))
 
 

@@ -34,6 +34,7 @@ from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.shown import Lines, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.plugin.dependencies.cache import flat_ints
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
@@ -245,11 +246,8 @@ def _key(name: bytes, options: HistoryOptions) -> str:
 
 
 def _quads(flat: object) -> tuple[tuple[int, int, int, int], ...]:
-    """``blame.json``'s runs (or gaps), four integers each in one flat list, as tuples:
-    at C speed, it is read on every build. ValueError if they are not."""
-    if not isinstance(flat, list) or len(flat) % 4 or not set(map(type, flat)) <= {int}:
-        raise ValueError("not runs of four integers")
-    items = iter(flat)
+    """``blame.json``'s runs (or gaps), four integers each in one flat list, as tuples."""
+    items = iter(flat_ints(flat, 4))
     return tuple(zip(items, items, items, items))
 
 

@@ -148,8 +148,8 @@ class Tracker:
         for file in files:
             # Rendered in this build (every page, in most builds): known already. Asked
             # first, since ``documentation_pages()`` costs more than the whole loop.
-            if file.src_uri in shown or not file.is_documentation_page() or not (
-                    file.inclusion.is_included()):
+            if (file.src_uri in shown or not file.is_documentation_page()
+                    or not file.inclusion.is_included()):
                 continue
             src_uri, path = file.src_uri, file.abs_src_path
             if file.generated_by or not path:
