@@ -11,7 +11,8 @@ import html
 import re
 from typing import NamedTuple
 
-__all__ = ["HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing"]
+__all__ = ["HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing",
+           "written_head_end"]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
@@ -43,31 +44,60 @@ class HeadDirectives(NamedTuple):
     refresh: bool = False  # a meta refresh: the page is a redirect stub
 
 
-def read_head(page_html: str) -> HeadDirectives:
-    """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh."""
-    # Most pages close their head with a plain ``</head>``: found with ``str.find``, it
-    # ends the head if nothing before it (seen lowercased) could have ended it first;
-    # otherwise the pattern is searched, which costs more per character.
+def written_head_end(page_html: str) -> int:
+    """Where the first ``</head>`` written in lower case is (-1: none). Most pages close
+    their head so: found with ``str.find``, which costs far less than the pattern. An
+    earlier end written otherwise (``</HEAD>``, ``<body>``) is for the caller to rule out."""
     at = page_html.find("</head")
     if at != -1 and (page_html.startswith(">", at + 6) or _HEAD_END.match(page_html, at)):
+        return at
+    return -1
+
+
+def read_head(page_html: str, written_end: int | None = None) -> HeadDirectives:
+    """Find a ``noindex`` robots/googlebot meta tag, the canonical link and a meta refresh.
+
+    ``written_end``: ``written_head_end(page_html)``, where the caller has it already."""
+    at = written_head_end(page_html) if written_end is None else written_end
+    if at != -1:
         head = page_html[:at]
         lowered = head.lower()
-        if "</head" in lowered or "<body" in lowered:
-            head, lowered = _head(page_html)
-    else:
-        head, lowered = _head(page_html)
-    starts = _candidate_tags(head, lowered)
-    if not starts:
+        tags = _candidate_tags(head, lowered)
+        # The head may end earlier, at an end written otherwise (</HEAD>, <body>): only
+        # one before the end of the last tag read would change what is read.
+        if not tags:
+            return _NOTHING
+        last = tags[-1][0]
+        if lowered.find("</head", 0, last) == -1 and lowered.find("<body", 0, last) == -1:
+            return _directives(tags)
+    return _directives(_candidate_tags(*_head(page_html)))
+
+
+_NOTHING = HeadDirectives()
+#: A candidate tag: (where it ends, "meta" or "link" as written, its attributes' text);
+#: a theme's canonical link is (where it ends, None, its href).
+_Tag = tuple[int, str | None, str]
+# A canonical link as themes write it, ``<link rel="canonical" href="...">``, nothing in
+# its href to unescape: its href is sliced out, no pattern run (most pages have one).
+_THEME_LINK = '<link rel="canonical" href="'
+
+
+def _directives(tags: list[_Tag]) -> HeadDirectives:
+    """What the candidate tags of a head say."""
+    if not tags:
         return _NOTHING
     noindex = refresh = False
     canonical: str | None = None
-    for match in starts:
-        if canonical is None and (plain := _THEMES_CANONICAL.fullmatch(match.group(2))):
-            if match.group(1).lower() == "link":
+    for _, kind, text in tags:
+        if kind is None:
+            canonical = text if canonical is None else canonical
+            continue
+        if canonical is None and (plain := _THEMES_CANONICAL.fullmatch(text)):
+            if kind.lower() == "link":
                 canonical = plain.group(1)
                 continue
-        attrs = _attributes(match.group(2))
-        if match.group(1).lower() == "meta":
+        attrs = _attributes(text)
+        if kind.lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
                 attrs.get("content", "")
             ):
@@ -79,9 +109,6 @@ def read_head(page_html: str) -> HeadDirectives:
     return HeadDirectives(noindex, canonical, refresh)
 
 
-_NOTHING = HeadDirectives()
-
-
 def _head(page_html: str) -> tuple[str, str]:
     """The page's head as the pattern finds it, as it is and lowercased."""
     end = _HEAD_END.search(page_html)
@@ -89,7 +116,7 @@ def _head(page_html: str) -> tuple[str, str]:
     return head, head.lower()
 
 
-def _candidate_tags(head: str, lowered: str) -> list[re.Match[str]]:
+def _candidate_tags(head: str, lowered: str) -> list[_Tag]:
     """The meta and link tags of ``head`` that hold one of the needles, in order.
 
     Most heads hold one needle or none (a theme's own canonical link), so the needles
@@ -100,28 +127,54 @@ def _candidate_tags(head: str, lowered: str) -> list[re.Match[str]]:
     """
     if len(lowered) != len(head):
         return _every_candidate_tag(head)
-    starts: set[int] = set()
+    hits: dict[int, _Tag | None] = {}  # where a tag starts -> the tag, if read already
     for needle in _NEEDLES:
         hit = lowered.find(needle)
+        if needle == "canonical" and hit >= _TO_CANONICAL:
+            theme = _theme_link(head, lowered, hit - _TO_CANONICAL)
+            if theme is not None:
+                # The first "canonical" is a theme's link: the page's canonical URL. A
+                # later one cannot be, and it holds another needle or none that matters.
+                hits[hit - _TO_CANONICAL] = theme
+                continue
         while hit != -1:
-            starts.add(lowered.rfind("<", 0, hit))
+            hits.setdefault(lowered.rfind("<", 0, hit))
             hit = lowered.find(needle, hit + len(needle))
-    if not starts:
-        return []
-    found = []
-    for start in sorted(starts):
-        match = _TAG.match(head, start) if start >= 0 else None
-        opened = lowered.rfind("<", 0, start)  # a "<" inside an earlier tag starts none
-        if match is None or (opened != -1 and lowered.find(">", opened, start) == -1):
-            return _every_candidate_tag(head)
-        found.append(match)
+    found: list[_Tag] = []
+    for start in sorted(hits):
+        tag = hits[start]
+        if tag is None:
+            opened = lowered.rfind("<", 0, start)  # a "<" inside an earlier tag starts none
+            match = _TAG.match(head, start) if start >= 0 else None
+            if match is None or (opened != -1 and lowered.find(">", opened, start) == -1):
+                return _every_candidate_tag(head)
+            tag = (match.end(), match.group(1), match.group(2))
+        found.append(tag)
     return found
 
 
-def _every_candidate_tag(head: str) -> list[re.Match[str]]:
+_TO_CANONICAL = len('<link rel="')  # from a theme link's start to its "canonical"
+
+
+def _theme_link(head: str, lowered: str, start: int) -> _Tag | None:
+    """The theme's canonical link starting at ``start``, read by slicing; None if the
+    text there is not one (exactly, with an href that needs no unescaping)."""
+    if not head.startswith(_THEME_LINK, start):
+        return None
+    opened = lowered.rfind("<", 0, start)  # a "<" inside an earlier tag starts none
+    if opened != -1 and lowered.find(">", opened, start) == -1:
+        return None
+    href_at = start + len(_THEME_LINK)
+    quote, end = head.find('"', href_at), head.find(">", href_at)
+    if end != quote + 1 or "&" in (href := head[href_at:quote]):
+        return None
+    return end + 1, None, href
+
+
+def _every_candidate_tag(head: str) -> list[_Tag]:
     """Every meta and link tag of ``head`` that holds a needle (the slow, sure way)."""
     return [
-        match
+        (match.end(), match.group(1), match.group(2))
         for match in _TAG.finditer(head)
         if any(needle in match.group(2).lower() for needle in _NEEDLES)
     ]
@@ -140,12 +193,15 @@ _SPECIAL = re.compile(r"[&<>\"']")  # what html.escape replaces
 _PROPERTY_TAG = r"""<meta\b[^>]*\bproperty\s*=\s*["']?{name}["'\s/>][^>]*>"""
 
 
-def add_meta_property(page_html: str, name: str, content: str) -> tuple[str, str | None]:
+def add_meta_property(page_html: str, name: str, content: str,
+                      written_end: int | None = None) -> tuple[str, str | None]:
     """The page with ``<meta property="name" content="…">`` added at the end of its
     head, and None; or, when the head has one already, the page unchanged and that
-    tag's content (a tag is never written twice). A page with no head is unchanged."""
-    at = page_html.find("</head")
-    if at == -1 or not (page_html.startswith(">", at + 6) or _HEAD_END.match(page_html, at)):
+    tag's content (a tag is never written twice). A page with no head is unchanged.
+
+    ``written_end``: ``written_head_end(page_html)``, where the caller has it already."""
+    at = written_head_end(page_html) if written_end is None else written_end
+    if at == -1:
         end = _HEAD_END.search(page_html)
         if end is None:
             return page_html, None

@@ -72,12 +72,14 @@ class PageDates:
             self.compared += 1
             self.differ += theirs[:10] != text[:10]
 
-    def in_head(self, page: Page, output: str) -> str:
-        """The rendered page with ``article:modified_time`` in its head (once)."""
+    def in_head(self, page: Page, output: str, written_end: int | None = None) -> str:
+        """The rendered page with ``article:modified_time`` in its head (once);
+        ``written_end``: ``written_head_end(output)``, where the caller has it."""
         text = self._texts.pop(page.file.src_uri, None)
         if text is None:
             return output
-        changed, existing = add_meta_property(output, "article:modified_time", text)
+        changed, existing = add_meta_property(output, "article:modified_time", text,
+                                              written_end)
         if existing is not None and not _same_moment(existing, text):
             log.warning(
                 f"page '{page.file.src_uri}': its head already has article:modified_time "

@@ -23,7 +23,7 @@ from mkdocs.utils.meta import YAML_RE
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
-from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.html_head import HeadDirectives
 from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, read_back
 
 # The inclusion levels MkDocs leaves out of the site (drafts, excluded docs): compared
@@ -115,11 +115,11 @@ class PageCollector:
         if not page.meta and YAML_RE.match(page.markdown or ""):
             self._unparsed.add(page.file.src_uri)
 
-    def record(self, page: Page, output: str) -> None:
-        """Remember a rendered page's metadata and head directives."""
+    def record(self, page: Page, head: HeadDirectives) -> None:
+        """Remember a rendered page's metadata and head directives (``read_head``)."""
         src_uri = page.file.src_uri
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
-        self._seen[src_uri] = Seen(page.meta, read_head(output), src_uri in self._unparsed)
+        self._seen[src_uri] = Seen(page.meta, head, src_uri in self._unparsed)
         self.rendered_files[src_uri] = page.file
         self._rendered = None
 

@@ -21,6 +21,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
 from mkdocs_sitemap_pro.core.collector_pause import collector_paused
+from mkdocs_sitemap_pro.core.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
@@ -140,9 +141,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # noindex and canonical links.
         if self._build is None:
             return None
+        end = written_head_end(output)  # found once for both (our tag changes no directive)
+        self._build.collector.record(page, read_head(output, end))
         if self._build.page_dates.in_heads:
-            output = self._build.page_dates.in_head(page, output)
-        self._build.collector.record(page, output)
+            output = self._build.page_dates.in_head(page, output, end)
         return output
 
     @event_priority(FIRST)

@@ -90,6 +90,12 @@ _PIECES = st.one_of(
 @example('<head><meta rel="canonical" href="/a/"><link rel="canonical" href="/a&amp;b/"></head>')
 @example('<head><link rel="canonical" href="/a/" href="/b/"></head>')
 @example('<head><link rel="canonical"  href="/a/"/ ></head>')
+@example('<head><link rel="canonical" href="/a/>"></head>')  # a ">" in the href ends the tag
+@example('<head><link rel="canonical" href="/a/" ></head>')
+# An end written otherwise, before the first </head>: within the last tag read, or before it.
+@example('<head><link rel="canonical" href="/a/"</HEAD ><link rel="canonical" href="/b/"></head>')
+@example('<head><meta name="robots" content="noindex"><BODY><link rel="canonical" href="/a/"></head>')
+@example('<head><link rel="canonical" href="/a/"></HEAD><meta name="robots" content="none"></head>')
 def test_the_quick_reading_is_the_sure_one(page: str) -> None:
     assert read_head(page) == reference(page)
 
