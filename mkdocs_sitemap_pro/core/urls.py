@@ -44,14 +44,16 @@ _HEX2 = r"%[0-9A-Fa-f]{2}"
 # The first pattern (no '%', no '#') is the common case and is about twice as fast.
 _PART = rf"[{_PCHAR_PLUS}]*(?:{_HEX2}[{_PCHAR_PLUS}]*)*"
 _PLAIN = re.compile(rf"[{_PCHAR_PLUS}]*")
-_ALREADY_NORMAL = re.compile(rf"{_PART}(?:#{_PART})?")
+# The patterns below serve URLs that need escaping, which MkDocs seldom gives: kept as
+# text, compiled (by ``re``, once) when first used, not by every build at import.
+_ALREADY_NORMAL = rf"{_PART}(?:#{_PART})?"
 
-_SCHEME_AUTHORITY = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*:)(?://([^/?]*))?")
+_SCHEME_AUTHORITY = r"([A-Za-z][A-Za-z0-9+.\-]*:)(?://([^/?]*))?"
 
 
-def _unsafe(allowed: str) -> re.Pattern[str]:
+def _unsafe(allowed: str) -> str:
     """Runs of characters outside ``allowed``, and any ``%`` not starting an escape."""
-    return re.compile(rf"%(?![0-9A-Fa-f]{{2}})|[^{allowed}%]+")
+    return rf"%(?![0-9A-Fa-f]{{2}})|[^{allowed}%]+"
 
 
 _UNSAFE_PCHAR = _unsafe(_PCHAR_PLUS)
@@ -59,17 +61,15 @@ _UNSAFE_USERINFO = _unsafe(_USERINFO)
 _UNSAFE_REG_NAME = _unsafe(_REG_NAME)
 _UNSAFE_IP_LITERAL = _unsafe(_IP_LITERAL)
 
-_BYTE_ESCAPES = tuple(f"%{b:02X}" for b in range(256))
-
 
 def _escape_match(match: re.Match[str]) -> str:
     data = match.group().encode("utf-8", "surrogateescape")
-    return "".join([_BYTE_ESCAPES[b] for b in data])
+    return "".join([f"%{byte:02X}" for byte in data])
 
 
-def _quote(text: str, unsafe: re.Pattern[str]) -> str:
+def _quote(text: str, unsafe: str) -> str:
     try:
-        return unsafe.sub(_escape_match, text)
+        return re.sub(unsafe, _escape_match, text)
     except UnicodeEncodeError:
         raise ValueError(f"URL {text!r} holds a lone surrogate character") from None
 
@@ -102,10 +102,10 @@ def normalise_loc(url: str) -> str:
     checks it. Raises ``ValueError`` for a host that IDNA cannot encode or a lone
     surrogate that is not an escaped byte.
     """
-    if url.isascii() and (_PLAIN.fullmatch(url) or _ALREADY_NORMAL.fullmatch(url)):
+    if url.isascii() and (_PLAIN.fullmatch(url) or re.fullmatch(_ALREADY_NORMAL, url)):
         return url
     head, hash_sign, fragment = url.partition("#")
-    m = _SCHEME_AUTHORITY.match(head)
+    m = re.match(_SCHEME_AUTHORITY, head)
     if m:
         scheme, authority = m.group(1), m.group(2)
         rest = head[m.end() :]
