@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from mkdocs_sitemap_pro import Alternate, SitemapEntry, read_sitemap, write_sitemaps
-from mkdocs_sitemap_pro.core.writer.html_view import _readable
+from mkdocs_sitemap_pro.core.writer.view_dates import readable
 from tests.support.dates import D1
 
 BASE = "https://example.com/docs/"
@@ -95,4 +95,4 @@ def test_a_utc_date_is_shown_as_parsing_it_shows_it(when: dt.datetime) -> None:
     months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
     shown = (f"{parsed.day} {months[parsed.month - 1]} {parsed.year}, "
              f"{parsed.hour:02}:{parsed.minute:02} UTC")
-    assert _readable(text) == (shown, text)
+    assert readable(text) == (shown, text)

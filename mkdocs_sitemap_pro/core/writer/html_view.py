@@ -9,26 +9,23 @@ that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom 
 (``feed``) is written beside them, every page links to it, for people and for readers.
 """
 
-import datetime as dt
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
-from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
 from mkdocs_sitemap_pro.core.entry import Alternate
 from mkdocs_sitemap_pro.core.urls import xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
+from mkdocs_sitemap_pro.core.writer.view_dates import date_cell
 
 __all__ = ["GENERATOR", "ViewFile", "index_page", "is_ours", "is_ours_text", "remove_stale_views",
            "stage_views", "view_name"]
 
 GENERATOR = "mkdocs-sitemap-pro html_view"
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MARK = f'<meta name="generator" content="{GENERATOR}">'.encode("ascii")
 
 
@@ -95,54 +92,6 @@ def is_ours_text(data: bytes) -> bool:
     return _MARK in data[:4096]
 
 
-# The writer's own text of a UTC datetime (``YYYY-MM-DDThh:mm:ss+00:00``): read by
-# slicing, since most dates differ (parsing each cost 20 k instructions a URL).
-_UTC_TEXT = re.compile(r"[0-9]{4}-(?:0[1-9]|1[0-2])-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
-
-
-def _readable(text: str | None) -> tuple[str, str]:
-    """(text for people, sortable key) of a lastmod: ``29 Feb 2024, 13:05 UTC``. The
-    writer's own UTC text is its own key (the same object, and nothing to escape)."""
-    if not text:
-        return "", ""
-    if _UTC_TEXT.fullmatch(text):  # its key is itself: UTC, in isoformat's form
-        day, year = text[8:10].lstrip("0"), text[:4].lstrip("0")
-        return f"{day} {_MONTHS[int(text[5:7]) - 1]} {year}, {text[11:16]} UTC", text
-    try:
-        value = _parsed(text)
-    except ValueError:
-        return text, text
-    key = utc_key(value)
-    day = f"{key.day} {_MONTHS[key.month - 1]} {key.year}"
-    if isinstance(value, dt.datetime):
-        return f"{day}, {key.hour:02}:{key.minute:02} UTC", key.isoformat()
-    return day, key.isoformat()
-
-
-def _parsed(text: str) -> dt.date | dt.datetime:
-    """A lastmod as the writer wrote it; ``fromisoformat`` (C) first, the checker if odd."""
-    try:
-        value = dt.datetime.fromisoformat(text) if "T" in text else dt.date.fromisoformat(text)
-    except ValueError:
-        value = None
-    if isinstance(value, dt.datetime) and value.utcoffset() is not None:
-        return value
-    if value is not None and not isinstance(value, dt.datetime):
-        return value
-    return check_lastmod(text)
-
-
-@lru_cache(maxsize=8192)  # pages of one site share dates: each is read once
-def _date_cell(text: str | None) -> str:
-    shown, key = _readable(text)
-    if not shown:
-        return '<td class="date none" data-label="Last modified" data-value="">–</td>'
-    if key is not text:  # (the writer's UTC text is its own key, and needs no escape)
-        text, key, shown = xml_escape(text or ""), xml_escape(key), xml_escape(shown)
-    return (f'<td class="date" data-label="Last modified" data-value="{key}">'
-            f'<time datetime="{text}" title="{text}">{shown}</time></td>')
-
-
 def _page(title: str, heading: str, summary: str, head_row: str, rows: list[str],
           xml_name: str, crumb: str = "", feed: str | None = None) -> str:
     feed_head = feed_foot = ""
@@ -188,7 +137,7 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
     else:
         shown = href
     row = (f'<tr><td class="url" data-label="URL"><a href="{href}">{shown}</a></td>'
-           f'{_date_cell(entry.lastmod)}')
+           f'{date_cell(entry.lastmod)}')
     has_freq, has_priority, has_langs = columns
     if not (has_freq or has_priority or has_langs):
         return row + "</tr>"
@@ -237,7 +186,7 @@ def index_page(files: list[ViewFile], title: str, xml_name: str,
         f'<tr><td class="url" data-label="File"><a href="{escape(view_name(f.xml_name))}">'
         f'{escape(view_name(f.xml_name))}</a></td>'
         f'<td class="num" data-label="URLs" data-value="{f.url_count}">{f.url_count:,}</td>'
-        f'{_date_cell(f.newest)}<td class="raw" data-label="XML">'
+        f'{date_cell(f.newest)}<td class="raw" data-label="XML">'
         f'<a href="{escape(f.xml_name)}">{escape(f.xml_name)}</a></td></tr>'
         for f in files
     ]
