@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from mkdocs_sitemap_pro import Alternate, SitemapEntry, read_sitemap, write_sitemaps
-from mkdocs_sitemap_pro.core.writer.html_view import _readable
+from mkdocs_sitemap_pro.core.writer.view_dates import readable
 from tests.support.dates import D1
 
 BASE = "https://example.com/docs/"
@@ -95,4 +95,34 @@ def test_a_utc_date_is_shown_as_parsing_it_shows_it(when: dt.datetime) -> None:
     months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
     shown = (f"{parsed.day} {months[parsed.month - 1]} {parsed.year}, "
              f"{parsed.hour:02}:{parsed.minute:02} UTC")
-    assert _readable(text) == (shown, text)
+    assert readable(text) == (shown, text)
+
+
+def test_a_file_of_utc_lastmods_alone_shows_each_as_written(tmp_path: Path) -> None:
+    # The usual file (every URL a UTC lastmod, nothing else) has its rows made straight
+    # from the written text; each row must still say what the XML says, and show it as
+    # the cell of any other lastmod does. The second file has a changefreq: made per field.
+    locs = [BASE, f"{BASE}q&a/", f"{BASE}it's/", f"{BASE}café/", "https://example.com/docs",
+            "https://EXAMPLE.com/docs/up/", f"{BASE}p/", f"{BASE}z/"]
+    made = [SitemapEntry(loc=loc, lastmod=dt.datetime(2024, 2, 29, i, 5 * i, i, tzinfo=PLUS2),
+                         changefreq="daily" if loc.endswith("z/") else None)
+            for i, loc in enumerate(locs)]
+    report = write_sitemaps(made, tmp_path, BASE, max_urls=7, html_view=True)
+    first = tmp_path / report.files[1].replace(".xml", ".html")
+    written = {e.loc: e.lastmod for e in read_sitemap(tmp_path / report.files[1]).entries}
+    assert len(written) == 7 and rows_of(first) == {
+        url: (lastmod, "", "", []) for url, lastmod in written.items()}
+    doc = html.fromstring(first.read_bytes())
+    assert [th.text_content() for th in doc.xpath("//thead//th")] == ["URL", "Last modified"]
+    for tr in doc.xpath("//tbody/tr"):
+        link, time = tr.xpath(".//a")[0], tr.xpath(".//time")[0]
+        url = link.get("href")
+        assert link.text_content() == url
+        # The base is set apart in the links under it, and only there.
+        assert bool(link.xpath("./span[@class='base']")) == (url != BASE and url.startswith(BASE))
+        assert time.get("title") == time.get("datetime") == written[url]
+        assert time.text_content() == readable(written[url])[0]
+        assert tr.xpath("./td[2]/@data-value") == [written[url]]
+    assert any(not url.startswith(BASE) for url in written) and BASE in written
+    last = rows_of(tmp_path / report.files[2].replace(".xml", ".html"))
+    assert list(last.values()) == [("2024-02-29T05:35:07+00:00", "daily", "", [])]
