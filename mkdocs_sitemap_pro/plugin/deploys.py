@@ -31,6 +31,7 @@ from mkdocs_sitemap_pro.core.manifest import (
     manifest_name,
     parse_manifest,
     path_key,
+    path_keys,
 )
 from mkdocs_sitemap_pro.core.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl
@@ -142,23 +143,30 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
     name_of = history.name
     for _, found, dependencies in builds:
         shows = dependencies.pages if dependencies is not None else {}
+        shown_paths: dict[str, None] = {}  # files pages showed, once each (many share some)
         for page in found.pages:
             if page.source_path is not None:
                 names[name_of(page.source_path) or b""] = None
             shown = shows.get(page.src_uri)
-            if shown is not None and dependencies is not None:
-                # Less what must not date a page; a file shown in part by its whole date.
-                for path in (*shown.files, *(path for path, _ in shown.parts)):
-                    relative = history.relative(path)
-                    if relative is not None and not dependencies.exclude.match_file(relative):
-                        names[name_of(path) or b""] = None
-    files: dict[str, tuple[str, dt.datetime]] = {}
+            if shown is not None and (shown.files or shown.parts):
+                # A file shown in part is dated by its whole date.
+                shown_paths.update(dict.fromkeys(shown.files))
+                shown_paths.update((path, None) for path, _ in shown.parts)
+        if dependencies is not None:
+            for path in shown_paths:  # less what must not date a page
+                relative = history.relative(path)
+                if relative is not None and not dependencies.exclude.match_file(relative):
+                    names[name_of(path) or b""] = None
+    dated: list[bytes] = []
+    values: list[tuple[str, dt.datetime]] = []
     objects, change_of = history.objects, history.change
     for name in names:
         oid = objects.get(name)
         change = change_of(name)
         if oid is not None and isinstance(change, Known):
-            files[path_key(name)] = (oid, change.when)
+            dated.append(name)
+            values.append((oid, change.when))
+    files = dict(zip(path_keys(dated), values))
     manifest = Manifest(history.key.head, history.key.options, files,
                         frozenset(path_key(url.encode("utf-8")) for url in left_out))
     written = manifest_name(filename)

@@ -19,6 +19,7 @@ from mkdocs_sitemap_pro.core.manifest import (
     manifest_name,
     parse_manifest,
     path_key,
+    path_keys,
 )
 
 UTC = dt.timezone.utc
@@ -37,6 +38,8 @@ def test_names_and_keys() -> None:
     assert manifest_name("docs-map.xml") == "docs-map.manifest.json"
     assert path_key(b"docs/index.md") == hashlib.blake2b(b"docs/index.md", digest_size=16).hexdigest()
     assert path_key(b"docs/a.md") != path_key(b"docs/b.md")
+    names = [b"docs/a.md", b"docs/b.md", b"docs/a.md"]
+    assert path_keys(names) == [path_key(name) for name in names] and path_keys([]) == []
 
 
 def test_bytes_are_reproducible_sorted_and_hold_no_path() -> None:

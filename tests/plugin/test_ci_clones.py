@@ -157,11 +157,13 @@ def test_fetch_history_never_fetches_into_a_full_clone(history_site, tmp_path):
 
 def test_the_manifest_records_each_dating_file_by_hashed_path(history_site):
     history_site.repo.write("snippets/shared.md", "Shared.\n")
+    history_site.repo.write("snippets/skipped.md", "Excluded.\n")
     history_site.config["markdown_extensions"] = [
         {"pymdownx.snippets": {"base_path": [str(history_site.root / "snippets")]}}]
-    history_site.write_config()
-    history_site.page("p1.md", '# P1\n\n--8<-- "shared.md"\n')
-    history_site.commit("p1 includes a snippet", day(20))
+    history_site.set_options(dependencies_exclude=["snippets/skipped.md"])
+    history_site.page("p1.md", '# P1\n\n--8<-- "shared.md"\n\n--8<-- "skipped.md"\n')
+    history_site.page("p2.md", '# P2\n\n--8<-- "shared.md"\n')  # listed once
+    history_site.commit("p1 and p2 include a snippet, p1 an excluded one", day(20))
     built = history_site.build(strict=True)
     assert built.error is None, built.messages()
     raw = (built.site_dir / "sitemap.manifest.json").read_bytes()
@@ -177,8 +179,9 @@ def test_the_manifest_records_each_dating_file_by_hashed_path(history_site):
         oid = git(history_site.root, "rev-parse", f"HEAD:{name}").strip()
         when = git(history_site.root, "log", "-1", "--first-parent", "--format=%ct", "--", name).strip()
         expected[hashlib.blake2b(name.encode(), digest_size=16).hexdigest()] = [oid, int(when)]
-    assert data["files"] == expected  # the pages' sources and what they include, no more
-    for clear in (b"docs/", b"index", b".md", b"snippets", b"shared"):
+    # The pages' sources and what they include, less what dates no page (skipped.md).
+    assert data["files"] == expected
+    for clear in (b"docs/", b"index", b".md", b"snippets", b"shared", b"skipped"):
         assert clear not in raw
     # Not a page: never listed; a second build writes the same bytes.
     assert not any("manifest" in loc for loc in built.sitemap())

@@ -123,7 +123,7 @@ class DependencyCache:
             stamp = _stamp(source)
             if stamp is None:
                 continue
-            if not shown.files and not shown.posts and not shown.parts:
+            if shown is NOTHING or not (shown.files or shown.posts or shown.parts):
                 entries[src_uri] = stamp
             else:
                 files = sorted(_relative(f, self._prefix) for f in shown.files)
@@ -148,9 +148,13 @@ class DependencyCache:
 
 
 def _stamp(path: str) -> str | None:
-    """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
-    stamp = file_stamp(path)
-    return None if stamp is None else "%d:%d:%d" % stamp
+    """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file):
+    ``file_stamp``'s, less its call and tuple (one per page)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return "%d:%d:%d" % (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def flat_ints(flat: object, size: int) -> list[int]:
