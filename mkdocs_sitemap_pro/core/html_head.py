@@ -22,9 +22,6 @@ _TOKEN_SPLIT = re.compile(r"[\s,]+")
 _ROBOTS_NAMES = frozenset({"robots", "googlebot"})
 # Words a tag must hold to matter here; most head tags hold none and are skipped unparsed.
 _NEEDLES = ("robots", "googlebot", "canonical", "refresh")
-# A canonical link as themes write it (``<link rel="canonical" href="...">``, nothing to
-# unescape): its href read without parsing every attribute. Any other form is parsed.
-_THEMES_CANONICAL = re.compile(r'\s+rel="canonical"\s+href="([^"&]*)"[\s/]*')
 
 
 def robots_forbids_indexing(value: str) -> bool:
@@ -77,8 +74,9 @@ _NOTHING = HeadDirectives()
 #: A candidate tag: (where it ends, "meta" or "link" as written, its attributes' text);
 #: a theme's canonical link is (where it ends, None, its href).
 _Tag = tuple[int, str | None, str]
-# A canonical link as themes write it, ``<link rel="canonical" href="...">``, nothing in
-# its href to unescape: its href is sliced out, no pattern run (most pages have one).
+# A canonical link as themes write it, ``<link rel="canonical" href="...">`` (or ``/>``),
+# nothing in its href to unescape: its href is sliced out, no pattern run (most pages
+# have one). Any other form is parsed attribute by attribute.
 _THEME_LINK = '<link rel="canonical" href="'
 
 
@@ -89,13 +87,10 @@ def _directives(tags: list[_Tag]) -> HeadDirectives:
     noindex = refresh = False
     canonical: str | None = None
     for _, kind, text in tags:
-        if kind is None:
-            canonical = text if canonical is None else canonical
+        if kind is None:  # a theme's canonical link, its href read already
+            if canonical is None:
+                canonical = text
             continue
-        if canonical is None and (plain := _THEMES_CANONICAL.fullmatch(text)):
-            if kind.lower() == "link":
-                canonical = plain.group(1)
-                continue
         attrs = _attributes(text)
         if kind.lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
@@ -158,7 +153,8 @@ _TO_CANONICAL = len('<link rel="')  # from a theme link's start to its "canonica
 
 def _theme_link(head: str, lowered: str, start: int) -> _Tag | None:
     """The theme's canonical link starting at ``start``, read by slicing; None if the
-    text there is not one (exactly, with an href that needs no unescaping)."""
+    text there is not one (exactly, closed by ``>`` or ``/>``, with an href that needs
+    no unescaping)."""
     if not head.startswith(_THEME_LINK, start):
         return None
     opened = lowered.rfind("<", 0, start)  # a "<" inside an earlier tag starts none
@@ -166,8 +162,10 @@ def _theme_link(head: str, lowered: str, start: int) -> _Tag | None:
         return None
     href_at = start + len(_THEME_LINK)
     quote, end = head.find('"', href_at), head.find(">", href_at)
-    if end != quote + 1 or "&" in (href := head[href_at:quote]):
+    if not -1 < quote < end or "&" in (href := head[href_at:quote]):
         return None
+    if end != quote + 1 and head[quote + 1:end].replace("/", "").strip():
+        return None  # something besides spaces and slashes before the ">"
     return end + 1, None, href
 
 

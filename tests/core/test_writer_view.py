@@ -126,3 +126,22 @@ def test_a_file_of_utc_lastmods_alone_shows_each_as_written(tmp_path: Path) -> N
     assert any(not url.startswith(BASE) for url in written) and BASE in written
     last = rows_of(tmp_path / report.files[2].replace(".xml", ".html"))
     assert list(last.values()) == [("2024-02-29T05:35:07+00:00", "daily", "", [])]
+
+
+def test_the_quick_rows_are_the_rows_each_field_read_would_make() -> None:
+    # The usual urlset's rows are written apart from _url_row, for speed: the two must
+    # never drift (the same bytes, base set apart or not, any date, any character).
+    from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
+    from mkdocs_sitemap_pro.core.writer.html_view import _row, _url_row, _utc_rows
+    from mkdocs_sitemap_pro.core.writer.items import collect
+
+    locs = [BASE, f"{BASE}q&a/", f"{BASE}it's/<x>", f"{BASE}café/", "https://example.com/docs",
+            "https://example.com/docs0/", f"{BASE}p/"]
+    made = [SitemapEntry(loc=loc, lastmod=dt.datetime(1999 + i, 1 + i, 9 + i, i, 7 * i, i,
+                                                      tzinfo=PLUS2))
+            for i, loc in enumerate(locs)]
+    items = collect(made, SiteUrl(BASE), "datetime", dt.datetime(2030, 1, 1, tzinfo=PLUS2)).items
+    quick = _utc_rows(items, BASE, xml_escape(BASE))
+    assert quick is not None and len(quick) == len(items) == len(locs) - 1  # docs0: elsewhere
+    assert quick == [_url_row(_row(item), BASE, xml_escape(BASE), (False, False, False))
+                     for item in items]

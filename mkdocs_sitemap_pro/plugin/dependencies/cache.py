@@ -148,13 +148,9 @@ class DependencyCache:
 
 
 def _stamp(path: str) -> str | None:
-    """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file):
-    ``file_stamp``'s, less its call and tuple (one per page)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return "%d:%d:%d" % (st.st_mtime_ns, st.st_size, st.st_ino)
+    """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
+    stamp = file_stamp(path)
+    return None if stamp is None else "%d:%d:%d" % stamp
 
 
 def flat_ints(flat: object, size: int) -> list[int]:
