@@ -52,6 +52,9 @@ class SiteConfig:
     options: SitemapProConfig
     plugins: frozenset[str]  # names under plugins:, as written
     warnings: tuple[str, ...] = ()  # as MkDocs words them (an unknown option, say)
+    # Each plugin entry's options as written (None where it has none), read as data:
+    # mkdocstrings' handlers, mike's settings. Never loaded or checked here.
+    plugin_options: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -97,11 +100,11 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
         name, reason = errors[0]
         raise ConfigError(f"Config value '{name}': {reason}")
     _keep_theme_facts(config, raw.get("theme"))
-    names, entry = _plugin_entries(raw.get("plugins"))
-    options, option_warnings = _plugin_options(entry, path, replaced.options)
+    entries = _plugin_entries(raw.get("plugins"))
+    options, option_warnings = _plugin_options(entries.get(PLUGIN), path, replaced.options)
     said = [f"Config value '{name}': {text}" for name, text in warnings]
     said += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
-    return SiteConfig(config, options, names, tuple(said))
+    return SiteConfig(config, options, frozenset(entries), tuple(said), entries)
 
 
 def _config_path(config_file: str | None) -> Path:
@@ -113,8 +116,8 @@ def _config_path(config_file: str | None) -> Path:
     raise ConfigError(f"the config file {candidates[0]} does not exist (use -f to name it)")
 
 
-def _plugin_entries(value: object) -> tuple[frozenset[str], object]:
-    """The plugin names under ``plugins:`` (a list or a mapping) and sitemap-pro's options."""
+def _plugin_entries(value: object) -> dict[str, object]:
+    """Each plugin under ``plugins:`` (a list or a mapping): its name -> its options."""
     entries: list[tuple[str, object]] = []
     if isinstance(value, Mapping):
         entries = [(str(name), options) for name, options in value.items()]
@@ -125,8 +128,7 @@ def _plugin_entries(value: object) -> tuple[frozenset[str], object]:
             elif isinstance(item, Mapping) and len(item) == 1:
                 ((name, options),) = item.items()
                 entries.append((str(name), options))
-    options = next((options for name, options in entries if name == PLUGIN), None)
-    return frozenset(name for name, _ in entries), options
+    return dict(entries)
 
 
 def _plugin_options(entry: object, path: Path, replaced: Mapping[str, object]
