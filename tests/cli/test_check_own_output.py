@@ -70,3 +70,24 @@ def test_a_blog(site: Site, capsys) -> None:  # type: ignore[no-untyped-def]
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     check_strict(built.site_dir, capsys)
+
+
+def test_theme_templates_kept_inside_docs_are_not_pages(site: Site, capsys) -> None:  # type: ignore[no-untyped-def]
+    # textual and dbt-bouncer keep theme.custom_dir inside docs_dir: MkDocs copies the
+    # templates into the site as plain files, which are not pages.
+    site.config.update(theme={"name": "material", "custom_dir": "docs/overrides"})
+    site.write_config()
+    site.page("index.md", "# Home\n")
+    site.repo.write("docs/overrides/main.html",
+                    '{% extends "base.html" %}\n{% block content %}{{ super() }}{% endblock %}\n')
+    site.repo.write("docs/overrides/partials/footer.html", '<footer class="md-footer">x</footer>\n')
+    site.commit("first", D1)
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    assert (built.site_dir / "overrides/main.html").is_file()  # copied, as MkDocs does
+    check_strict(built.site_dir, capsys)
+    # A real page left unlisted is still found (the rule can fail).
+    (built.site_dir / "overrides/page.html").write_text(
+        "<!doctype html><html><head><title>x</title></head><body></body></html>", encoding="utf-8")
+    assert main(["check", "--strict", str(built.site_dir)]) == 1
+    assert "1 built page is not in the sitemap" in capsys.readouterr().out

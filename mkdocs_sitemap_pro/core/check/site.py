@@ -38,9 +38,17 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _head(path: Path) -> HeadDirectives | None:
-    text = _read(path)
-    return None if text is None else read_head(text)
+def _rendered_page(text: str) -> bool:
+    """Whether an HTML file is a page a builder rendered, not a copied template.
+
+    A theme's ``custom_dir`` kept inside docs_dir (``overrides/main.html``) is copied into
+    the site as a plain file: a Jinja template (it starts with a tag, a comment or an
+    expression) or a fragment with neither ``<html>`` nor ``<head>``.
+    """
+    if text.lstrip()[:2] in ("{%", "{#", "{{"):
+        return False
+    start = text[:4096].lower()
+    return "<html" in start or "<head" in start
 
 
 def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
@@ -141,7 +149,7 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
     """Count the built pages that want indexing but are not listed; one warning if any.
 
     A page is ``<folder>/index.html`` (URL ``<folder>/``) or any other ``.html`` file;
-    "not found" pages (``_error_page``), hidden folders, and pages that are noindex, redirect stubs or
+    "not found" pages (``_error_page``), hidden folders, copied templates (``_rendered_page``), and pages that are noindex, redirect stubs or
     canonical elsewhere are not pages that belong in a sitemap; nor are those a manifest
     (``manifests``: its folder's URL, the keys of the pages it left out) names.
     """
@@ -169,8 +177,11 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
                 continue
             if _left_out(site.url + rel, manifests):
                 continue
-            head = _head(Path(current) / name)
-            if head is None or head.noindex or head.refresh or _canonical_elsewhere(head, url):
+            text = _read(Path(current) / name)
+            if text is None or not _rendered_page(text):
+                continue
+            head = read_head(text)
+            if head.noindex or head.refresh or _canonical_elsewhere(head, url):
                 continue
             missing.append(url)
     if missing:
