@@ -27,19 +27,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="write the sitemap after another builder (Zensical) wrote the site",
         description=(
             "Write the sitemap tree and the robots.txt line into a site that another "
-            "builder (Zensical, say) wrote from mkdocs.yml, with the plugin's options "
-            "(the sitemap-pro entry under plugins:) and rules."
+            "builder (Zensical, say) wrote from zensical.toml or mkdocs.yml, read as data "
+            "(no theme, plugin or Markdown extension of the site is imported), with the "
+            "plugin's options ([project.plugins.sitemap-pro] in zensical.toml, the "
+            "sitemap-pro entry under plugins: in mkdocs.yml) and rules."
         ),
     )
-    command.add_argument("-f", "--config-file", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)")
-    command.add_argument("-d", "--site-dir", metavar="DIR", help="the built site (default: site_dir of mkdocs.yml)")
+    command.add_argument(
+        "-f", "--config-file", metavar="FILE",
+        help="zensical.toml or mkdocs.yml (default: the first of ./zensical.toml, "
+             "./mkdocs.yml, ./mkdocs.yaml, as Zensical looks)")
+    command.add_argument("-d", "--site-dir", metavar="DIR",
+                         help="the built site (default: site_dir of the config file)")
     command.add_argument("-s", "--strict", action="store_true", help="exit 1 if there were warnings")
+    command.add_argument("-v", "--verbose", action="store_true",
+                         help="say more: per page, the file that decided its date")
     command.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``build``; return the exit status."""
-    with console_log() as counter:
+    with console_log(args.verbose) as counter:
         try:
             build_sitemap(args.config_file, args.site_dir)
         except ConfigError as error:

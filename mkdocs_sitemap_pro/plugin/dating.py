@@ -97,7 +97,8 @@ class Dater:
             found = self._with_dependencies(page, history, deps)
         else:
             when, reason = self._derived(page)
-            found = PageDate(when, self._mode) if when is not None else PageDate(None, "", reason)
+            found = (PageDate(when, self._mode, notes=self._by_source(page))
+                     if when is not None else PageDate(None, "", reason))
         if found.when is not None:
             return found
         if self._mode == "none":
@@ -122,6 +123,13 @@ class Dater:
             return _mtime(page.source_path), "no source file"
         return None, "lastmod: none"
 
+    def _by_source(self, page: SitemapPage) -> tuple[str, ...]:
+        """The DEBUG note of a page git dated by its own source: which file that is."""
+        if not self._detail or self._mode != "git" or page.source_path is None:
+            return ()
+        name = self.history.relative(page.source_path) if self.history is not None else None
+        return (f"dated by its source {name or page.src_uri}",)
+
     def _with_dependencies(
         self, page: SitemapPage, history: GitHistory, deps: Dependencies
     ) -> PageDate:
@@ -133,7 +141,8 @@ class Dater:
             if not isinstance(found, Known):
                 return PageDate(None, "", found.reason)
             if entry is None or not (entry.files or entry.posts or entry.parts):
-                return PageDate(found.when, "git")  # it showed nothing (most pages)
+                # it showed nothing (most pages)
+                return PageDate(found.when, "git", notes=self._by_source(page))
             change = found
         # A generated page has no source of its own: what it shows dates it, if anything.
         decision = decide(change, entry, deps, history)

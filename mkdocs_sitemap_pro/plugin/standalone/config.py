@@ -1,13 +1,17 @@
-"""mkdocs.yml as ``mkdocs-sitemap-pro build`` reads it, after another builder wrote the site.
+"""The configuration ``mkdocs-sitemap-pro build`` reads, after another builder wrote the site.
 
-Only the settings that decide URLs and pages are taken (site_url, docs_dir, site_dir,
-use_directory_urls, the three inclusion patterns, markdown_extensions), read and checked
-by MkDocs' own configuration classes; the rest is left alone, since the builder that
-wrote the site (Zensical) may use plugins and themes MkDocs does not have. The plugin's
-options come from the ``sitemap-pro`` entry under ``plugins:`` and are checked by the
+zensical.toml or mkdocs.yml is read as data, as Zensical reads it (``config_files``):
+nothing it names (theme, plugins, Markdown extensions, ``!!python/name:`` tags) is
+imported, since the builder that wrote the site (Zensical) may use what MkDocs does not
+have and this tool need not have installed. Only the settings that decide URLs and pages
+are taken (site_url, docs_dir, site_dir, use_directory_urls, the three inclusion
+patterns), checked by MkDocs' own configuration classes; ``markdown_extensions`` is read
+as names and options (``markdown_extensions``) and set on the config afterwards. The
+plugin's options come from the ``sitemap-pro`` entry under ``plugins`` (YAML) or
+``[project.plugins.sitemap-pro]`` (TOML), which Zensical ignores, and are checked by the
 same ``SitemapProConfig`` as under MkDocs. A caller may put settings and options of its
 own in place of the file's (``Replaced``: ``versions --rebuild`` gives an old commit's
-mkdocs.yml the URL of the version's folder).
+config the URL of the version's folder).
 """
 
 from __future__ import annotations
@@ -19,15 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.standalone.config_files import (
+    DEFAULT_FILES,
+    UnreadableConfig,
+    read_config,
+)
+from mkdocs_sitemap_pro.plugin.standalone.markdown_extensions import read_extensions
 
 __all__ = ["ConfigError", "Replaced", "SiteConfig", "load_site_config"]
 
 PLUGIN = "sitemap-pro"
-_DEFAULT_FILES = ("mkdocs.yml", "mkdocs.yaml")
-# What MkDocs' URL rules and page inclusion depend on; nothing else is read.
+# What MkDocs' URL rules and page inclusion depend on, and the extensions (read as data).
 _KEPT = (
     "site_url",
     "docs_dir",
@@ -72,7 +80,8 @@ class Replaced:
 
 def load_site_config(config_file: str | None, site_dir: str | None = None,
                      replaced: Replaced | None = None) -> SiteConfig:
-    """Read and check mkdocs.yml (``config_file``, else ./mkdocs.yml or ./mkdocs.yaml).
+    """Read and check zensical.toml or mkdocs.yml (``config_file``, else the first of
+    ./zensical.toml, ./mkdocs.yml, ./mkdocs.yaml, as Zensical looks for them).
 
     ``site_dir`` (relative to the current folder) replaces the file's own, and so do the
     values of ``replaced``. Raises ``ConfigError`` naming the option for anything that
@@ -80,40 +89,46 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
     """
     replaced = replaced or Replaced()
     path = _config_path(config_file)
-    config = MkDocsConfig(config_file_path=str(path))
     try:
-        with open(path, "rb") as fd:
-            raw = yaml_load(fd, loader=get_yaml_loader(config=config))
-    except Exception as trouble:  # noqa: BLE001 - OSError, YAML errors, a failed !!python/name
+        raw = read_config(path)
+    except UnreadableConfig as trouble:
         raise ConfigError(f"could not read {path}: {trouble}") from None
-    if not isinstance(raw, Mapping):
-        raise ConfigError(f"{path} does not hold a mapping of settings")
-    kept: dict[str, Any] = {key: raw[key] for key in _KEPT if key in raw}
-    kept.update(replaced.settings)
-    kept["plugins"] = []  # the builder's plugins are not ours to load
-    kept["site_name"] = str(raw.get("site_name") or "site")  # required, and unused here
+    settings: dict[str, Any] = {key: raw[key] for key in _KEPT if key in raw}
+    settings.update(replaced.settings)
+    # Read as data below: MkDocs' own check would import every extension.
+    extensions = settings.pop("markdown_extensions", None)
+    settings["plugins"] = []  # the builder's plugins are not ours to load
+    settings["site_name"] = str(raw.get("site_name") or "site")  # required, and unused here
     if site_dir is not None:
-        kept["site_dir"] = os.path.abspath(site_dir)
-    config.load_dict(kept)
+        settings["site_dir"] = os.path.abspath(site_dir)
+    config = MkDocsConfig(config_file_path=str(path))
+    config.load_dict(settings)
     errors, warnings = config.validate()
     if errors:
         name, reason = errors[0]
         raise ConfigError(f"Config value '{name}': {reason}")
-    _keep_theme_facts(config, raw.get("theme"))
+    read = read_extensions(extensions)
+    config["markdown_extensions"] = read.names
+    config["mdx_configs"] = read.configs
+    _keep_theme_facts(config, raw.get("theme"), path.parent)
     entries = _plugin_entries(raw.get("plugins"))
     options, option_warnings = _plugin_options(entries.get(PLUGIN), path, replaced.options)
-    said = [f"Config value '{name}': {text}" for name, text in warnings]
+    said = [f"Config value '{name}': {text}" for name, text in warnings] + read.warnings
     said += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
     return SiteConfig(config, options, frozenset(entries), tuple(said), entries)
 
 
 def _config_path(config_file: str | None) -> Path:
     """The config file to read, which must exist."""
-    candidates = [config_file] if config_file else list(_DEFAULT_FILES)
-    for name in candidates:
+    if config_file:
+        if os.path.isfile(config_file):
+            return Path(os.path.abspath(config_file))
+        raise ConfigError(f"the config file {config_file} does not exist")
+    for name in DEFAULT_FILES:
         if os.path.isfile(name):
             return Path(os.path.abspath(name))
-    raise ConfigError(f"the config file {candidates[0]} does not exist (use -f to name it)")
+    raise ConfigError(f"none of {', '.join(DEFAULT_FILES)} is in {os.getcwd()}: run the "
+                      "command in the project's folder, or name its config file with -f")
 
 
 def _plugin_entries(value: object) -> dict[str, object]:
@@ -147,17 +162,26 @@ def _plugin_options(entry: object, path: Path, replaced: Mapping[str, object]
     return options, list(warnings)
 
 
-def _keep_theme_facts(config: MkDocsConfig, theme: object) -> None:
-    """Keep the theme's name and features (Material's instant navigation reads the sitemap).
+def _keep_theme_facts(config: MkDocsConfig, theme: object, folder: Path) -> None:
+    """Keep the theme's name, features and ``custom_dir`` (Material's instant navigation
+    reads the sitemap; a check reads the templates of custom_dir).
 
     The theme itself is never loaded: the builder's theme need not be installed here,
-    so MkDocs' default theme object carries these two facts.
+    so MkDocs' default theme object carries these facts. ``custom_dir`` (relative to the
+    config file's folder, as both builders take it) becomes an absolute path, kept as
+    ``config.theme["custom_dir"]`` and first in ``config.theme.dirs``.
     """
     name = theme if isinstance(theme, str) else None
     features: object = []
+    custom_dir: object = None
     if isinstance(theme, Mapping):
         name = theme.get("name")
         features = theme.get("features") or []
+        custom_dir = theme.get("custom_dir")
     if isinstance(name, str):
         config.theme.name = name
         config.theme["features"] = features
+    if isinstance(custom_dir, str) and custom_dir:
+        absolute = os.path.normpath(folder / custom_dir)
+        config.theme["custom_dir"] = absolute
+        config.theme.dirs.insert(0, absolute)

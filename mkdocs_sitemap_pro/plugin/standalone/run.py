@@ -64,23 +64,31 @@ class Outcome:
 
 
 @contextmanager
-def console_log() -> Iterator[CountHandler]:
-    """MkDocs' messages on stderr as ``mkdocs`` prints them; the handler counts them."""
+def console_log(verbose: bool = False) -> Iterator[CountHandler]:
+    """MkDocs' messages on stderr as ``mkdocs`` prints them (DEBUG too if ``verbose``);
+    the handler counts the warnings.
+
+    While it prints, nothing goes on to the root logger: a site's Markdown extension
+    may have given that a handler (mdx_include calls ``logging.basicConfig()`` when
+    imported), and every line would be printed twice.
+    """
     logger = logging.getLogger("mkdocs")
     printer = logging.StreamHandler()
     printer.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
     counter = CountHandler()
     counter.setLevel(logging.WARNING)
-    old_level = logger.level
+    old_level, old_propagate = logger.level, logger.propagate
     logger.addHandler(printer)
     logger.addHandler(counter)
-    logger.setLevel(logging.INFO)
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logger.propagate = False
     try:
         yield counter
     finally:
         logger.removeHandler(printer)
         logger.removeHandler(counter)
         logger.setLevel(old_level)
+        logger.propagate = old_propagate
 
 
 def build_sitemap(config_file: str | None, site_dir: str | None = None,
