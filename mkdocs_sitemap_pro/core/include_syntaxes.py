@@ -113,6 +113,8 @@ def mdx_inclusions(text: str, parent: str, rules: MdxRules,
 
 def variant_inclusions(text: str, project: Path, rules: MdxRules) -> Iterator[Inclusion]:
     """The files ``{* path *}`` lines render, every one whole, through mdx_include."""
+    if "{*" not in text:
+        return  # most pages: no line to look at
     for line in text.split("\n"):
         match = re.match(_VARIANT_LINE, line)
         if match is None:
