@@ -1,5 +1,6 @@
 """Which lines of a file one inclusion shows, as pymdownx.snippets 13.1 (line ranges,
-sections) and mkdocs-include-markdown-plugin 7.3 (``start``/``end``) pick them.
+sections), mkdocs-include-markdown-plugin 7.3 (``start``/``end``) and mdx_include 1.4
+(``[ln:...]``, rcslice 1.1's row slices) pick them.
 
 ``core.includes`` finds the inclusions in a page's text; this module reads the included
 file and says which of its lines (1-based, numbered as on disk) end up on the page, or
@@ -10,7 +11,7 @@ import bisect
 import re
 from pathlib import Path
 
-__all__ = ["Picked", "marked_lines", "snippet_lines"]
+__all__ = ["Picked", "marked_lines", "sliced_lines", "snippet_lines"]
 
 Picked = set[int] | None  # the line numbers of a file one inclusion shows; None: whole
 
@@ -80,6 +81,44 @@ def marked_lines(path: Path, start: str | None, end: str | None, encoding: str) 
     return _part(picked, text)
 
 
+def sliced_lines(path: Path, spec: str, encoding: str) -> Picked:
+    """The rows mdx_include's ``[ln:spec]`` shows: ``spec`` is comma-separated parts,
+    each ``r`` (one row), ``a-b`` (rows a to b; b before a runs backwards, both shown),
+    ``a-``/``-b`` (to the last row; ``-b`` from the last row back to b), a row taking a
+    ``.column`` that cuts the row but still shows it. A malformed part stops the build."""
+    text = _read(path, encoding, strict=True)
+    if text is None:
+        return None
+    total = len(text.split("\n"))  # mdx_include's rows: its read text plus one "\n", split
+    rows = range(total)
+    picked: set[int] = set()
+    try:
+        for part in filter(None, spec.split(",")):
+            ends = [_row(end) for end in part.split("-")]
+            if len(ends) > 2:
+                return None
+            first, last = ends[0], ends[-1]
+            if len(ends) == 1:
+                picked.update(rows[first - 1:first] if first else rows)
+            elif last is None or (first is not None and first <= last):
+                picked.update(rows[first - 1 if first else None:last])
+            else:  # backwards: from first (or the last row) down to last
+                picked.update(rows[first - 1 if first else None:last - 2 if last > 1 else None:-1])
+    except ValueError:
+        return None  # mdx_include fails on the page
+    return _part({n + 1 for n in picked}, text) if picked else None
+
+
+def _row(end: str) -> int | None:
+    """The row of one end of a part (``r``, ``r.c``, ``.c`` or nothing: None)."""
+    if not end:
+        return None
+    row, *column = end.split(".")
+    if len(column) > 1 or any(n and int(n) <= 0 for n in (row, *column)):
+        raise ValueError(end)
+    return int(row) if row else None
+
+
 def _kept(text: str, start: str | None, end: str | None) -> list[tuple[int, int]] | None:
     """The spans of ``text`` the plugin's ``filter_inclusions`` keeps: after the first
     ``start`` (start alone), before the first ``end`` (end alone), or after each ``start``
@@ -114,12 +153,14 @@ def _part(picked: set[int], text: str) -> Picked:
     return picked if picked and len(picked) < count else None
 
 
-def _read(path: Path, encoding: str = "utf-8") -> str | None:
-    """A file as both tools read it (text mode: universal newlines), or None when its
-    lines would not be git's (a lone carriage return) or it cannot be read."""
+def _read(path: Path, encoding: str = "utf-8", strict: bool = False) -> str | None:
+    """A file as the tools read it (text mode: universal newlines), or None when its
+    lines would not be git's (a lone carriage return; ``strict``: any other line break
+    ``str.splitlines`` knows, as mdx_include splits by it) or it cannot be read."""
     try:
         text = path.read_bytes().decode(encoding)
     except (OSError, LookupError, UnicodeDecodeError):
         return None
     text = text.replace("\r\n", "\n")
-    return None if "\r" in text else text
+    breaks = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029" if strict else "\r"
+    return None if any(c in text for c in breaks) else text

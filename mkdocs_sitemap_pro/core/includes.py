@@ -6,12 +6,15 @@ those written in its Markdown: pymdownx.snippets lines (``--8<-- "file.md"``, wi
 ``:lines`` or ``:section`` suffixes, and ``--8<--`` blocks of one path per line) and
 mkdocs-include-markdown-plugin directives (``{% include-markdown "file.md" %}``,
 ``{% include "file" %}``, globs and ``start=``/``end=`` allowed), read as pymdown-extensions
-13.1 and the plugin 7.3 read them (their expressions are copied here). Included files are
-read in turn, since both tools include recursively. Files that a hook or a macro reads,
+13.1 and the plugin 7.3 read them (their expressions are copied here); mdx_include
+(``{! file !}``, ``[ln:...]``), markdown-include-variants (``{* file *}``, every variant
+whole) and mkdocs-macros' template tags, read by ``core.include_syntaxes`` (which says
+their syntax). Where two tools spell a tag alike (``{% include "x" %}``), a file either
+resolves counts. Included files are read in turn, since the tools include recursively
+(mdx_include only where its recursion is on). Files that a hook or a macro reads,
 ``auto_append`` and URLs are not seen. Small interface, so the plugin's own dependency
 tracking can share it: ``written_dependencies(source, rules) -> [absolute paths]``;
-``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``.
-"""
+``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
 
 import glob
 import os
@@ -20,6 +23,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from mkdocs_sitemap_pro.core.include_syntaxes import (
+    MdxRules,
+    TemplateRules,
+    mdx_inclusions,
+    mdx_rules,
+    template_inclusions,
+    variant_inclusions,
+)
 from mkdocs_sitemap_pro.core.included_lines import Picked, marked_lines, snippet_lines
 from mkdocs_sitemap_pro.core.shown import Lines, merge_lines
 
@@ -45,20 +56,37 @@ _ARG_VALUE = r'''(?s)=(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^=]?)'''
 _URL = r"[A-Za-z0-9+.\-]{2,}:"  # the plugin's is_url
 _MAX_FILES = 10_000  # a guard against include cycles through globs
 _MAX_NAME = 4096  # a longer snippet name is no path (and RE_SNIPPET_FILE is quadratic)
+_ZENSICAL_MACROS = "zensical.extensions.macros"  # Zensical's own macros, as an extension
 
 
 class WrittenRules(NamedTuple):
-    """Which include syntaxes are active, and where pymdownx.snippets looks for files."""
+    """Which include syntaxes are active, and where each looks for files."""
 
     snippet_bases: tuple[Path, ...] = ()  # empty: pymdownx.snippets is not in use
     include_markdown: bool = False
+    mdx: MdxRules | None = None  # mdx_include
+    variants: Path | None = None  # markdown-include-variants: the working folder
+    templates: TemplateRules | None = None  # mkdocs-macros (plugin, or Zensical's)
+
+    @property
+    def active(self) -> bool:
+        """Whether any syntax is in use (else no page includes anything)."""
+        return bool(self.snippet_bases or self.include_markdown or self.mdx or self.templates)
+
+    @property
+    def in_part(self) -> bool:
+        """Whether a syntax in use can show part of a file."""
+        return bool(self.snippet_bases or self.include_markdown or self.mdx)
 
 
 def rules_for(
     mdx_configs: Mapping[str, object], extensions: Sequence[str], plugins: frozenset[str],
-    project: Path,
+    project: Path, plugin_options: Mapping[str, object] | None = None,
+    docs_dir: Path | None = None,
 ) -> WrittenRules:
-    """The rules of a site: ``base_path`` is relative to the folder of mkdocs.yml."""
+    """The rules of a site: ``base_path``, the variants' paths and ``include_dir`` are
+    relative to the folder of the config (where the builder runs); ``plugin_options``
+    (each plugin's options, as written) gives macros' ``include_dir`` (else docs_dir)."""
     bases: tuple[Path, ...] = ()
     if "pymdownx.snippets" in extensions:
         settings = mdx_configs.get("pymdownx.snippets")
@@ -66,25 +94,54 @@ def rules_for(
         names = [base] if isinstance(base, str) else [str(b) for b in base or ["."]]
         bases = tuple(Path(os.path.normpath(project / name)) for name in names)
     includes = bool(plugins & {"include-markdown", "include_markdown"})
-    return WrittenRules(snippet_bases=bases, include_markdown=includes)
+    mdx = mdx_rules(mdx_configs.get("mdx_include"), project) if "mdx_include" in extensions else None
+    variants = project if mdx and "markdown_include_variants" in extensions else None
+    return WrittenRules(snippet_bases=bases, include_markdown=includes, mdx=mdx,
+                        variants=variants, templates=_templates(
+                            mdx_configs, extensions, plugins, project, plugin_options, docs_dir))
+
+
+def _templates(mdx_configs: Mapping[str, object], extensions: Sequence[str],
+               plugins: frozenset[str], project: Path,
+               plugin_options: Mapping[str, object] | None, docs_dir: Path | None,
+               ) -> TemplateRules | None:
+    """mkdocs-macros' loader folder and tag opening, where the plugin (or Zensical's
+    extension, configured in markdown_extensions) is in use and enabled."""
+    if _ZENSICAL_MACROS in extensions:
+        options = mdx_configs.get(_ZENSICAL_MACROS)
+    elif "macros" in plugins:
+        options = (plugin_options or {}).get("macros")
+    else:
+        return None
+    settings = options if isinstance(options, Mapping) else {}
+    if settings.get("enabled", True) is False:
+        return None
+    folder, start = settings.get("include_dir"), settings.get("j2_block_start_string")
+    where = project / folder if isinstance(folder, str) and folder else docs_dir or project / "docs"
+    return TemplateRules(Path(os.path.normpath(where)),
+                         start if isinstance(start, str) and start else "{%")
 
 
 def written_dependencies(source: Path, rules: WrittenRules) -> list[Path]:
     """Every existing file ``source`` includes, directly or through what it includes."""
-    if not rules.snippet_bases and not rules.include_markdown:
+    if not rules.active:
         return []
     found: dict[Path, None] = {}
-    pending = [source]
-    while pending and len(found) < _MAX_FILES:
-        current = pending.pop()
+    # Each file with how mdx_include reads it (see ``_inclusions``), read once each way.
+    pending: list[tuple[Path, str | None]] = [(source, "")]
+    seen = set(pending)
+    while pending and len(seen) < _MAX_FILES:
+        current, parent = pending.pop()
         try:
             text = current.read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             continue
-        for path, _lines in _inclusions(text, current, rules):
-            if path != source and path not in found:
+        for path, _lines, nested in _inclusions(text, current, rules, parent):
+            if path != source:
                 found[path] = None
-                pending.append(path)
+                if (path, nested) not in seen:
+                    seen.add((path, nested))
+                    pending.append((path, nested))
     return list(found)
 
 
@@ -94,7 +151,7 @@ def shown_lines(text: str, source: str, rules: WrittenRules) -> dict[str, Lines 
     the page (or what it shows cannot be told). Parts of one file are merged."""
     shown: dict[str, Picked] = {}
     own = os.path.normpath(source)
-    for path, lines in _inclusions(text, Path(own), rules, with_lines=True):
+    for path, lines, _nested in _inclusions(text, Path(own), rules, "", with_lines=True):
         name, before = str(path), shown.get(str(path), set())
         if name != own:  # the page's own source dates it whole anyway
             shown[name] = None if before is None or lines is None else before | lines
@@ -102,21 +159,31 @@ def shown_lines(text: str, source: str, rules: WrittenRules) -> dict[str, Lines 
             for name, lines in shown.items()}
 
 
-def _inclusions(text: str, current: Path, rules: WrittenRules,
-                with_lines: bool = False) -> Iterator[tuple[Path, Picked]]:
-    """The files one text includes directly, each with the lines shown if asked."""
-    if rules.snippet_bases:
+def _inclusions(text: str, current: Path, rules: WrittenRules, parent: str | None,
+                with_lines: bool = False) -> Iterator[tuple[Path, Picked, str | None]]:
+    """The files one text includes directly, each with the lines shown if asked, and
+    how mdx_include reads what it includes in turn: ``parent`` is that for ``text``
+    ("" as the page's own text, which goes through every tool; None: mdx_include has
+    run already; a file's path: included recursively from it)."""
+    if rules.mdx is not None and parent is not None:
+        if rules.variants is not None and parent == "":  # variants' lines precede mdx_include
+            yield from variant_inclusions(text, rules.variants, rules.mdx)
+        yield from mdx_inclusions(text, parent, rules.mdx, with_lines)
+    if rules.snippet_bases:  # after mdx_include (a lower priority): never read by it
         for name in _snippet_names(text):
             found = _snippet_path(name, rules.snippet_bases)
             if found is not None:
                 path, target = found
-                yield path, snippet_lines(path, target.group(2), target.group(3)) if with_lines else None
+                yield path, snippet_lines(path, target.group(2), target.group(3)) if with_lines else None, None
     if rules.include_markdown:
         # The plugin replaces the include-markdown directives first, then the include ones.
         include_markdown = re.compile(_INCLUDE_MARKDOWN)
         rest = include_markdown.sub("\0", text)
         for match in [*include_markdown.finditer(text), *re.finditer(_INCLUDE, rest)]:
-            yield from _markdown_inclusion(match, current, with_lines)
+            for path, lines in _markdown_inclusion(match, current, with_lines):
+                yield path, lines, ""  # before Markdown: the page's text
+    if rules.templates is not None:
+        yield from template_inclusions(text, rules.templates)
 
 
 def _snippet_names(text: str) -> list[str]:

@@ -313,3 +313,202 @@ def test_a_real_mkdocs_build_shows_exactly_those_lines(tmp_path: Path) -> None:
             in_html = {word: re.search(rf"\b{word}\b", html) is not None for word in words}
             expected = any(a <= n <= b for a, b in lines)
             assert in_html == dict.fromkeys(words, expected), (name, n, line)
+
+
+# mdx_include, markdown-include-variants and mkdocs-macros templates (issue 40).
+
+MDX = ["mdx_include"]
+
+
+def mdx_site(tmp_path: Path, **options: object) -> WrittenRules:
+    return rules_for({"mdx_include": options}, MDX, frozenset(), tmp_path)
+
+
+def test_mdx_include_paths_escapes_urls_and_encodings(tmp_path: Path) -> None:
+    one = write(tmp_path / "src" / "one.py", "print(1)\n")
+    two = write(tmp_path / "src" / "two words.py", "print(2)\n")
+    latin = tmp_path / "src" / "latin.txt"
+    latin.write_bytes("caf\xe9\n".encode("latin-1"))
+    write(tmp_path / "src" / "escaped.py", "never\n")
+    page = write(tmp_path / "docs" / "page.md",
+                 "A {! src/one.py !} and {!src/two words.py!}\n"
+                 "\\{! src/escaped.py !}\n{! src/latin.txt | latin-1 !}\n"
+                 "{! https://example.com/x.py !}\n{! src/missing.py !}\n{* src/one.py *}\n")
+    assert sorted(written_dependencies(page, mdx_site(tmp_path))) == sorted([one, two, latin])
+    # base_path is relative to the config's folder; the extension must be configured.
+    write(tmp_path / "docs" / "src" / "one.py", "print('docs')\n")
+    assert written_dependencies(page, mdx_site(tmp_path, base_path="docs")) == [
+        tmp_path / "docs" / "src" / "one.py"]
+    assert written_dependencies(page, rules_for({}, [], frozenset(), tmp_path)) == []
+    assert written_dependencies(page, mdx_site(tmp_path, allow_local=False)) == []
+
+
+@pytest.mark.parametrize(("options", "marks", "nested"), [
+    ({}, ["", "+"], True),  # recurs_local: true by default
+    ({}, ["-"], False),
+    ({"recurs_local": None}, ["+"], True),  # null: only where '+' asks
+    ({"recurs_local": None}, ["", "-"], False),
+    ({"recurs_local": False}, ["", "+"], False),  # false: never
+])
+def test_mdx_include_recursion(tmp_path: Path, options: dict[str, object], marks: list[str],
+                               nested: bool) -> None:
+    inner = write(tmp_path / "inner.md", "inner\n")
+    outer = write(tmp_path / "outer.md", "{! inner.md !}\n")
+    for mark in marks:
+        page = write(tmp_path / "docs" / "page.md", f"{{!{mark} outer.md !}}\n")
+        found = written_dependencies(page, mdx_site(tmp_path, **options))
+        assert sorted(found) == sorted([outer, inner] if nested else [outer]), mark
+
+
+def test_mdx_include_recursive_relative_path(tmp_path: Path) -> None:
+    outer = write(tmp_path / "parts" / "outer.md", "{! inner.md !}\n")
+    beside = write(tmp_path / "parts" / "inner.md", "beside\n")
+    top = write(tmp_path / "inner.md", "top\n")
+    page = write(tmp_path / "docs" / "page.md", "{! parts/outer.md !}\n")
+    assert sorted(written_dependencies(page, mdx_site(tmp_path))) == sorted([outer, top])
+    relative = mdx_site(tmp_path, recursive_relative_path=True)
+    assert sorted(written_dependencies(page, relative)) == sorted([outer, beside])
+
+
+def test_mdx_include_line_slices(tmp_path: Path) -> None:
+    example = write(tmp_path / "src" / "example.py", TEN)
+    other = write(tmp_path / "src" / "other.py", TEN)
+    page = ("{! src/example.py [ln:1-3] !}\n{! src/example.py [ln:8,9.2-9.4] !}\n"
+            "{! src/other.py [ln:3-] !}\n")
+    shown = shown_lines(page, str(tmp_path / "docs" / "page.md"), mdx_site(tmp_path))
+    assert shown == {str(example): ((1, 3), (8, 9)), str(other): ((3, 10),)}
+    whole = shown_lines(page + "{! src/other.py !}\n", str(tmp_path / "docs" / "page.md"),
+                        mdx_site(tmp_path))
+    assert whole[str(other)] is None
+
+
+@given(st.text(alphabet="0123-,", max_size=8), st.integers(min_value=0, max_value=6),
+       st.booleans())
+def test_mdx_include_rows_are_rcslice_rows(spec: str, count: int, final_newline: bool) -> None:
+    """The rows ``[ln:spec]`` shows, as rcslice slices mdx_include's lines (which are
+    the file's plus one empty line where it ends with a line break)."""
+    import tempfile
+
+    from rcslice import RowSlice
+
+    from mkdocs_sitemap_pro.core.included_lines import sliced_lines
+
+    rows = [f"row{n}" for n in range(1, count + 1)]
+    text = "\n".join(rows) + ("\n" if final_newline and rows else "")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "f.py"
+        path.write_text(text, encoding="utf-8")
+        got = sliced_lines(path, spec, "utf-8")
+    try:
+        sliced = RowSlice([]).slice("".join([text, "\n"]).splitlines(), spec)
+    except ValueError:
+        assert got is None
+        return
+    picked = {int(row[3:]) for row in sliced if row}
+    expected = picked if picked and len(picked) < count else None
+    assert got == expected
+
+
+def test_mdx_include_rows_with_columns_and_odd_line_breaks(tmp_path: Path) -> None:
+    from mkdocs_sitemap_pro.core.included_lines import sliced_lines
+
+    path = write(tmp_path / "f.py", TEN)
+    assert sliced_lines(path, "2.3-4.1", "utf-8") == {2, 3, 4}  # cut rows are shown
+    assert sliced_lines(path, ".2-.3", "utf-8") is None  # every row, cut
+    assert sliced_lines(path, "1.2.3", "utf-8") is None  # the build fails
+    odd = tmp_path / "odd.py"
+    odd.write_bytes(b"a\x0cb\nc\nd\n")  # a form feed breaks mdx_include's lines, not git's
+    assert sliced_lines(odd, "1", "utf-8") is None
+
+
+def test_variants_every_sibling_whole(tmp_path: Path) -> None:
+    names = ["app.py", "app_an.py", "app_py310.py", "app_an_py310.py", "apple.py"]
+    paths = {name: write(tmp_path / "src" / name, "x = 1\n") for name in names}
+    page = "{* src/app_py310.py ln[1:1] hl[1] *}\n  {* src/apple.py *}\n"
+    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path)
+    shown = shown_lines(page, str(tmp_path / "docs" / "page.md"), rules)
+    assert shown == {str(paths[n]): None for n in names[:4]}  # an indented line is text
+    # Without mdx_include the {!path!} lines it writes stay text: nothing is shown.
+    alone = rules_for({}, ["markdown_include_variants"], frozenset(), tmp_path)
+    assert shown_lines(page, str(tmp_path / "docs" / "page.md"), alone) == {}
+
+
+@pytest.mark.parametrize(("files", "given"), [
+    (["app.py", "app_an.py", "app_py39.py", "app_an_py311.py"], "app.py"),
+    (["app_an.py"], "app_an.py"),
+    (["app.py"], "app.py"),
+    (["tut/main.py", "tut_an/main.py", "tut_py310/main.py"], "tut/main.py"),
+    (["tut.py", "tut_an/main.py"], "tut_an/main.py"),  # folders only when the file has none
+    (["app.py", "app_an/x.py"], "app_an.py"),  # the given file is no variant: the build fails
+    (["notes.txt"], "notes.txt"),
+])
+def test_variants_are_the_extensions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     files: list[str], given: str) -> None:
+    """The files markdown-include-variants itself renders, each through ``{!path!}``."""
+    from markdown_include_variants import IncludeVariantsPreprocessor
+
+    for name in files:
+        write(tmp_path / name, "x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    try:
+        lines = IncludeVariantsPreprocessor(None).run([f"{{* {given} *}}"])
+    except (AssertionError, FileNotFoundError):
+        lines = []
+    expected = {str(tmp_path / m) for line in lines for m in re.findall(r"^\{!([^\[!]+)!\}$", line)}
+    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path)
+    assert set(shown_lines(f"{{* {given} *}}\n", str(tmp_path / "page.md"), rules)) == expected
+
+
+def test_macros_templates_from_include_dir(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    parts = {name: write(tmp_path / "includes" / name, "x\n")
+             for name in ("a.md", "b.md", "c.html", "d.html", "e.md")}
+    write(parts["a.md"], "{% include 'e.md' %}\n")  # nested, from include_dir too
+    page = write(docs / "page.md",
+                 "{% include 'a.md' %}\n{%- import \"c.html\" as c -%}\n"
+                 "{% from 'd.html' import x %}\n{% include ['missing.md', 'b.md'] %}\n"
+                 "{% include '../docs/page.md' %}\n")
+    rules = rules_for({}, [], frozenset({"macros"}), tmp_path,
+                      {"macros": {"include_dir": "includes"}}, docs)
+    assert sorted(written_dependencies(page, rules)) == sorted(parts.values())
+    # Zensical's own extension, configured under markdown_extensions; docs_dir by default.
+    write(docs / "a.md", "in docs\n")
+    zensical = rules_for({"zensical.extensions.macros": None}, ["zensical.extensions.macros"],
+                         frozenset(), tmp_path, {}, docs)
+    assert written_dependencies(page, zensical) == [docs / "a.md"]
+    off = rules_for({}, [], frozenset({"macros"}), tmp_path, {"macros": {"enabled": False}}, docs)
+    assert written_dependencies(page, off) == []
+
+
+def test_an_include_tag_either_tool_resolves_counts(tmp_path: Path) -> None:
+    beside = write(tmp_path / "docs" / "part.md", "beside the page\n")
+    template = write(tmp_path / "includes" / "part.md", "a template\n")
+    page = write(tmp_path / "docs" / "page.md", '{% include "part.md" %}\n')
+    rules = rules_for({}, [], frozenset({"macros", "include-markdown"}), tmp_path,
+                      {"macros": {"include_dir": "includes"}}, tmp_path / "docs")
+    assert sorted(written_dependencies(page, rules)) == sorted([beside, template])
+
+
+def test_a_real_mdx_include_conversion_shows_exactly_those_lines(tmp_path: Path) -> None:
+    """Python-Markdown with mdx_include renders the page; each line of the included
+    files has its own word, in the HTML exactly when shown_lines says."""
+    files = {
+        "src/a.py": "".join(f"aword{n}\n" for n in range(1, 8)),
+        "src/b.py": "".join(f"bword{n}\n" for n in range(1, 6)),
+    }
+    paths = {name: write(tmp_path / name, text) for name, text in files.items()}
+    page_text = ("{! src/a.py [ln:2-3,6] !}\n\n{! src/b.py [ln:4-2] !}\n\n"
+                 "{!src/b.py[ln:5]!}\n")
+    page = write(tmp_path / "docs" / "page.md", page_text)
+    result = subprocess.run([sys.executable, "-m", "markdown", "-x", "mdx_include", str(page)],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    shown = shown_lines(page_text, str(page), mdx_site(tmp_path))
+    assert shown == {str(paths["src/a.py"]): ((2, 3), (6, 6)), str(paths["src/b.py"]): ((2, 5),)}
+    for name, path in paths.items():
+        lines = shown[str(path)]
+        assert lines is not None
+        for n in range(1, len(files[name].splitlines()) + 1):
+            word = f"{name[4]}word{n}"
+            expected = any(a <= n <= b for a, b in lines)
+            assert (re.search(rf"\b{word}\b", result.stdout) is not None) == expected, word

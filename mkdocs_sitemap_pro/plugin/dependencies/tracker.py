@@ -42,12 +42,13 @@ class Tracker:
         self.observer = observer
         self._objects = RenderedObjects(config, observer, lines=lines)
         # dependencies: lines: what a page's own text includes in part (snippets' line
-        # ranges and sections, include-markdown's markers), read from its source.
+        # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
+        # from its source by the same analysis ``build`` makes.
         self._written: WrittenRules | None = None
         if lines:
             rules = rules_for(config.mdx_configs, config.markdown_extensions,
                               frozenset(config.plugins), project_folder(config))
-            if rules.snippet_bases or rules.include_markdown:
+            if rules.in_part:
                 self._written = rules
         # Each integration only where its plugin is in use (imported only then): most
         # sites pay nothing.

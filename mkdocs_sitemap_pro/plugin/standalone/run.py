@@ -158,7 +158,8 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
         return None
     config = site.mkdocs
     project = Path(config.config_file_path or ".").resolve().parent
-    rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project)
+    rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project,
+                      site.plugin_options, Path(config.docs_dir))
     shown: dict[str, frozenset[str]] = {}
     parts: dict[str, tuple[tuple[str, Lines], ...]] = {}
     by_url: dict[str, File] = {}
