@@ -88,7 +88,7 @@ class ApiObjects:
         self._loader: Any = None  # griffe's loader, made at the first block
         self._griffe = True
         self._where: dict[Any, list[str]] = {}
-        self.pages = 0  # pages with at least one API object resolved
+        self.files: set[str] = set()  # every source file shown, of every page
 
     def shown(self, text: str, *, lines: bool) -> tuple[set[str], dict[str, Ranges]]:
         """The files shown whole and {file: lines} shown in part by ``text``'s blocks."""
@@ -102,8 +102,6 @@ class ApiObjects:
             self._one(identifier, options, lines, files, parts)
         shown = {path: list(merge_lines(ranges)) for path, ranges in parts.items()
                  if path not in files}
-        if files or shown:
-            self.pages += 1
         return files, shown
 
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,

@@ -168,6 +168,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
                 whole, api_parts = api.shown(_text(file.abs_src_path),
                                              lines=site.options.dependencies == "lines")
                 found |= whole
+                api.files.update(whole, api_parts)
                 if api_parts:
                     merged = dict(parts.get(file.src_uri, ()))
                     merged.update((path, tuple(lines)) for path, lines in api_parts.items()
@@ -186,7 +187,8 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
         if posts or shown.get(file.src_uri) or parts.get(file.src_uri):
             result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts,
                                          parts.get(file.src_uri, ()))
-    return Dependencies(result, site.options.dependencies_exclude)
+    return Dependencies(result, site.options.dependencies_exclude,
+                        api=frozenset(api.files) if api is not None else frozenset())
 
 
 def _api_objects(site: SiteConfig, project: Path) -> ApiObjects | None:
