@@ -3,7 +3,8 @@ the config's handler options: the source files (and lines) the page shows, for `
 (which runs after Zensical, without MkDocs or mkdocstrings).
 
 Options: ``plugins: [mkdocstrings: {default_handler, handlers: {python: {paths, options}}}]``
-(``paths`` relative to the config file's folder, default ``["."]``), then each block's
+(``paths`` relative to the config file's folder, globs expanded, default ``["."]``,
+then ``sys.path``), then each block's
 indented YAML ``options:`` over them. Blocks inside fenced code are not blocks. Each
 module is loaded once per build, with the handler's griffe ``extensions``.
 
@@ -22,7 +23,9 @@ Without griffe (the tool installed alone), a block's module is found under ``pat
 
 from __future__ import annotations
 
+import glob
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -82,7 +85,9 @@ class ApiObjects:
         python = python if isinstance(python, Mapping) else {}
         self._default_handler = str(plugin_options.get("default_handler") or "python")
         paths = python.get("paths") or ["."]
-        self._paths = [str((project / str(p)).resolve()) for p in paths]
+        # As mkdocstrings-python: globs expanded, relative to the config file's folder.
+        self._paths = [str(Path(found).resolve()) for p in paths
+                       for found in sorted(glob.glob(str(project / str(p))))]
         options = python.get("options")
         self._options: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
         self._loader: Any = None  # griffe's loader, made at the first block
@@ -139,7 +144,10 @@ class ApiObjects:
                 extensions = griffe.load_extensions(*names)
             except Exception:  # noqa: BLE001 - an extension not installed
                 extensions = griffe.load_extensions()
-            self._loader = griffe.GriffeLoader(search_paths=self._paths, extensions=extensions)
+            # Then sys.path, as mkdocstrings-python does (an installed package's files are
+            # outside the repository: they date nothing).
+            search = [*self._paths, *(p for p in sys.path if p and p not in self._paths)]
+            self._loader = griffe.GriffeLoader(search_paths=search, extensions=extensions)
         loader = self._loader
         package = identifier.split(".")[0]
         try:
