@@ -156,3 +156,37 @@ def test_without_griffe_the_modules_file(tmp_path: Path, monkeypatch) -> None:
     assert files == {str(tmp_path / "src" / "pkg" / "mod.py"),
                      str(tmp_path / "src" / "pkg" / "__init__.py")}
     assert parts == {}
+
+
+def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:
+    """A module block: its public members (default filters), not the private one, not
+    the imported name, not a submodule; ``members`` at the block's object only."""
+    from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
+
+    pkg = tmp_path / "src" / "mpkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text('"""Sub."""\n')
+    (pkg / "m.py").write_text(
+        '"""Doc."""\n'                       # 1
+        "from os import path\n"              # 2
+        "\n"                                 # 3
+        "def pub() -> None:\n"               # 4
+        '    """Pub."""\n'                   # 5
+        "\n"                                 # 6
+        "def _priv() -> None:\n"             # 7
+        '    """Priv."""\n'                  # 8
+        "\n"                                 # 9
+        "def two() -> None:\n"               # 10
+        '    """Two."""\n'                   # 11
+    )
+    api = ApiObjects({"handlers": {"python": {"paths": ["src"],
+                                              "options": {"show_source": False}}}}, tmp_path)
+    name = str(pkg / "m.py")
+    assert api.shown("::: mpkg.m\n", lines=True) == (set(), {name: [(1, 1), (4, 5), (10, 11)]})
+    only = "::: mpkg.m\n    options:\n      members: [two]\n"
+    assert api.shown(only, lines=True) == (set(), {name: [(1, 1), (10, 11)]})
+    assert api.shown("::: mpkg.m\n", lines=False) == ({name}, {})
+    assert api.shown("::: mpkg\n", lines=True) == (set(), {})  # submodules not rendered
+    with_subs = "::: mpkg\n    options:\n      show_submodules: true\n"
+    assert api.shown(with_subs, lines=True)[1][str(pkg / "sub" / "__init__.py")] == [(1, 1)]

@@ -106,7 +106,7 @@ class ApiObjects:
             options = {**self._options, **(local if isinstance(local, Mapping) else {})}
             self._one(identifier, options, lines, files, parts)
         shown = {path: list(merge_lines(ranges)) for path, ranges in parts.items()
-                 if path not in files}
+                 if path not in files and ranges}
         return files, shown
 
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,
@@ -195,15 +195,18 @@ def _rendered(obj: Any, options: Mapping[str, Any], *, root: bool) -> Iterator[A
             members = [m for m in members if m.is_public]
         elif filters:
             members = [m for m in members if _keep(m.name, filters)]
-        for member in members:
-            if member.is_module and not options.get("show_submodules", False):
-                continue
+    except Exception:  # noqa: BLE001 - an alias that does not resolve: the object alone
+        return
+    for member in members:
+        try:
             if (chosen is None and filters != "public" and member.is_alias
                     and not member.is_public):
                 continue  # imported, not re-exported: not rendered
-            yield from _rendered(member, options, root=False)
-    except Exception:  # noqa: BLE001 - an alias that does not resolve: the object alone
-        return
+            if member.is_module and not options.get("show_submodules", False):
+                continue
+        except Exception:  # noqa: BLE001 - an alias that does not resolve: not rendered
+            continue
+        yield from _rendered(member, options, root=False)
 
 
 def _keep(name: str, filters: list[str]) -> bool:
