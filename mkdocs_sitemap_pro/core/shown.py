@@ -52,6 +52,7 @@ class Dependencies(NamedTuple):
     exclude: pathspec.PathSpec
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
     lines: LineLookup | None = None  # None: files shown in part are dated whole
+    api: frozenset[str] = frozenset()  # source files of API objects shown (mkdocstrings)
 
 
 class Decision(NamedTuple):

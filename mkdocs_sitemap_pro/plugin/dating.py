@@ -24,6 +24,7 @@ Lastmod = dt.date | dt.datetime | None
 # Why a page another plugin generated has no date: its source is not in git, and
 # nothing it rendered (objects, includes, an edit path) is.
 _GENERATED = "generated, showing nothing git can date"
+_API = "the API objects it shows"  # a mkdocstrings page dated by the source it renders
 
 
 class PageDate(NamedTuple):
@@ -165,7 +166,9 @@ class Dater:
         if decision.file:
             if self._detail:
                 notes.append(f"dated by the included file {decision.file}")
-            return PageDate(own, "git", by="an included file", decider=decision.file,
+            api = any(history.relative(path) == decision.file for path in deps.api)
+            by = _API if api else "an included file"
+            return PageDate(own, "git", by=by, decider=decision.file,
                             notes=tuple(notes))
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):
             notes.append("dated by its own source (nothing it shows changed later)")

@@ -235,7 +235,8 @@ class _Build:
         assert self.files is not None
         tracker = self.tracker
         deps = None if tracker is None else Dependencies(
-            tracker.shown, options.dependencies_exclude, tracker.missing, self.lines)
+            tracker.shown, options.dependencies_exclude, tracker.missing, self.lines,
+            frozenset(tracker.api_files))
         self.dater = pipeline.dater(options, self.files, self.collector, self.history,
                                     self.build_time, deps)
 
@@ -247,5 +248,5 @@ class _Build:
         if trouble:
             log.debug(f"the dependency cache could not be written: {trouble}")
         return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing),
-                            self.lines)
+                            self.lines, frozenset(self.tracker.api_files))
 

@@ -88,6 +88,10 @@ def written(report: WriteReport, by_url: Callable[[], dict[str, str]]) -> None:
         )
 
 
+# What dated a page other than its own source, in the order the summary names them.
+_BY = ("an included file", "the API objects it shows", "listed posts")
+
+
 def summary_line(report: WriteReport, dated: Dating) -> str:
     """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 1,180 git (212 by an
     included file, 9 by listed posts), 24 omitted (generated, showing nothing git can
@@ -102,8 +106,7 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
     if report.html_files:
         where += ", .html"
     parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
-    by = [f"{dated.by[what]:,} by {what}" for what in ("an included file", "listed posts")
-          if dated.by[what]]
+    by = [f"{dated.by[what]:,} by {what}" for what in _BY if dated.by[what]]
     if by and "git" in dated.sources:
         at = [source for source, _ in dated.sources.most_common()].index("git")
         parts[at] += f" ({', '.join(by)})"

@@ -41,6 +41,7 @@ class Tracker:
                  lines: bool = False) -> None:
         self.observer = observer
         self._objects = RenderedObjects(config, observer, lines=lines)
+        self.api_files: set[str] = set()  # source files of API objects rendered (INFO line)
         # dependencies: lines: what a page's own text includes in part (snippets' line
         # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
         # from its source by the same analysis ``build`` makes.
@@ -98,6 +99,7 @@ class Tracker:
         if self._objects.pending:
             whole, lines = self._objects.take()  # mkdocstrings' objects' source files
             reads |= whole
+            self.api_files.update(whole, lines)
             for path, ranges in lines.items():
                 parts.setdefault(path, []).extend(ranges)
         if self._templates is not None and self._templates.pending:

@@ -10,16 +10,7 @@ heading mkdocstrings wrote (members included), each looked up again with ``colle
 alias re-exported from ``pkg/__init__.py`` by ``pkg/_impl.py``, where it is defined).
 Reads while rendering (a docstring's own ``--8<--`` line) are still observed.
 
-The lines an object shows are griffe's (``lineno``, which for a decorated object is its
-first decorator's line, ``endlineno``, its docstring's, its members'), never parsed from
-the source: a function or class shows its signature, decorators included, and its
-docstring; a function without a docstring all of it (where its signature ends is not
-known); a class without one up to its first member; an attribute its whole statement
-(its value is shown) and its docstring; a module its docstring. A member shows its own
-lines only when it is rendered (it has a heading then). Where a block on the page has
-``show_source`` (mkdocstrings-python's default), every object shows all its lines; with
-``merge_init_into_class``, a class shows its ``__init__`` too. An object whose lines
-griffe does not know (inspected, no ``lineno``) shows its whole file.
+The lines an object shows follow ``core/api_lines.py`` (the rule ``build`` uses too).
 """
 
 from __future__ import annotations
@@ -30,6 +21,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
+from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
 from mkdocs_sitemap_pro.core.reads import Observer
 from mkdocs_sitemap_pro.core.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
@@ -38,8 +30,6 @@ __all__ = ["RenderedObjects"]
 
 _PLUGIN = "mkdocstrings"
 _MARK = "_sitemap_pro_wrapped"
-
-Ranges = list[tuple[int, int]]
 
 
 class RenderedObjects:
@@ -131,11 +121,11 @@ class RenderedObjects:
         where = self._where
         if not self._lines:
             for obj in objects:
-                files.update(_source_files(obj, where)[2])
+                files.update(source_files(obj, where)[2])
             return files, {}
         parts: dict[str, Ranges] = {}
         for obj in objects:
-            for path, ranges in _shown_lines(obj, show_source, merge_init, where):
+            for path, ranges in shown_lines(obj, show_source, merge_init, where):
                 if ranges is None:
                     files.add(path)
                 else:
@@ -157,102 +147,3 @@ def _option(options: Any, name: str) -> bool:
         return bool(getattr(options, name, True))
     except Exception:  # noqa: BLE001 - an options object of another kind
         return True
-
-
-def _source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, bool, list[str]]:
-    """(The object's final target, whether it has several paths (a namespace package's
-    folders), the files that define it): an alias is dated by its final target's file.
-    ``where``: the files found for each ``filepath`` so far."""
-    try:
-        target = obj.final_target if getattr(obj, "is_alias", False) else obj
-        filepath = target.filepath
-    except Exception:  # noqa: BLE001 - an alias that cannot be resolved, a cycle
-        return None, False, []
-    several = isinstance(filepath, list)
-    key = tuple(filepath) if several else filepath
-    files = where.get(key)
-    if files is None:
-        paths = filepath if several else [filepath]
-        files = where[key] = [os.path.abspath(p) for p in paths
-                              if p is not None and os.path.isfile(p)]
-    return target, several, files
-
-
-def _shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],
-                 ) -> list[tuple[str, Ranges | None]]:
-    """(file, the lines of it the object shows; None: all of it), for an object rendered
-    (an alias: its final target, where it is defined)."""
-    target, several, files = _source_files(obj, where)
-    if len(files) != 1 or several:
-        return [(path, None) for path in files]  # none; a namespace package's folders
-    path = files[0]
-    try:
-        doc = target.docstring
-        owner = _docstring_owner(target, doc)
-        is_function = getattr(target, "is_function", False)
-        ranges = _own_lines(target, show_source, None if owner is not None else doc,
-                            is_function)
-        if ranges is None:
-            return [(path, None)]
-        out: list[tuple[str, Ranges | None]] = [(path, ranges)]
-        if owner is not None:  # a docstring taken from another object (inherited)
-            out.extend(_docstring_elsewhere(owner, doc, where))
-        if is_function:
-            # A function's overloads: their signatures too (a class's ``overloads`` is a
-            # dict of its members', counted with those members).
-            for overload in getattr(target, "overloads", None) or ():
-                out.extend(_shown_lines(overload, True, False, where))
-        elif merge_init and getattr(target, "is_class", False):
-            init = target.all_members.get("__init__")
-            if init is not None:
-                out.extend(_shown_lines(init, show_source, False, where))
-        return out
-    except Exception:  # noqa: BLE001 - never fewer lines than shown: the whole file
-        return [(path, None)]
-
-
-def _own_lines(target: Any, show_source: bool, doc: Any, is_function: bool) -> Ranges | None:
-    """The lines of its own file an object shows (None: not known); ``doc``: its
-    docstring, if written there (one taken from another object is counted in its
-    owner's file)."""
-    doc_lines: Ranges = []
-    if doc is not None:
-        if doc.lineno is None or doc.endlineno is None:
-            return None
-        doc_lines = [(doc.lineno, doc.endlineno)]
-    if not is_function and getattr(target, "is_module", False):
-        return doc_lines  # its docstring only: a module's source is not shown
-    start, end = target.lineno, target.endlineno
-    if start is None or end is None:
-        return None
-    for decorator in getattr(target, "decorators", None) or ():
-        if decorator.lineno is not None:
-            start = min(start, decorator.lineno)
-    is_class = not is_function and getattr(target, "is_class", False)
-    if show_source or not (is_class or is_function):
-        return [(start, end), *doc_lines]  # an attribute's value is shown, a type alias's
-    if doc is not None and start <= doc.lineno <= end:
-        return [(start, doc.endlineno)]  # signature, then docstring
-    if is_class:
-        firsts = [m.lineno for m in target.members.values()
-                  if not getattr(m, "is_alias", False) and m.lineno is not None
-                  and target.lineno < m.lineno <= end]
-        return [(start, min(firsts) - 1 if firsts else end), *doc_lines]
-    return [(start, end), *doc_lines]  # where a function's signature ends is not known
-
-
-def _docstring_owner(target: Any, doc: Any) -> Any:
-    """The object the docstring ``doc`` of ``target`` was written for, when it is not
-    ``target`` (None: it is, or there is none)."""
-    parent = getattr(doc, "parent", None) if doc is not None else None
-    if parent is None or parent is target:
-        return None
-    return parent
-
-
-def _docstring_elsewhere(owner: Any, doc: Any, where: dict[Any, list[str]],
-                         ) -> list[tuple[str, Ranges | None]]:
-    files = _source_files(owner, where)[2]
-    if doc.lineno is None or doc.endlineno is None:
-        return [(path, None) for path in files]
-    return [(path, [(doc.lineno, doc.endlineno)]) for path in files]

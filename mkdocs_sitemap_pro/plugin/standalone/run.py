@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +37,7 @@ from mkdocs_sitemap_pro.core.includes import (
 )
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
@@ -164,6 +165,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
     parts: dict[str, tuple[tuple[str, Lines], ...]] = {}
     by_url: dict[str, File] = {}
     pages = files.documentation_pages()
+    api = _api_objects(site, project)
     for file in pages:
         if file.abs_src_path and not file.generated_by:
             found = {str(path) for path in written_dependencies(Path(file.abs_src_path), rules)}
@@ -171,6 +173,16 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
                 in_part = _in_part(file.abs_src_path, rules)
                 found -= in_part.keys()
                 parts[file.src_uri] = tuple(sorted(in_part.items()))
+            if api is not None:  # mkdocstrings ``:::`` blocks: the source they render
+                whole, api_parts = api.shown(_text(file.abs_src_path),
+                                             lines=site.options.dependencies == "lines")
+                found |= whole
+                api.files.update(whole, api_parts)
+                if api_parts:
+                    merged = dict(parts.get(file.src_uri, ()))
+                    merged.update((path, tuple(lines)) for path, lines in api_parts.items()
+                                  if path not in found)
+                    parts[file.src_uri] = tuple(sorted(merged.items()))
             shown[file.src_uri] = frozenset(found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
@@ -184,7 +196,23 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
         if posts or shown.get(file.src_uri) or parts.get(file.src_uri):
             result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts,
                                          parts.get(file.src_uri, ()))
-    return Dependencies(result, site.options.dependencies_exclude)
+    return Dependencies(result, site.options.dependencies_exclude,
+                        api=frozenset(api.files) if api is not None else frozenset())
+
+
+def _api_objects(site: SiteConfig, project: Path) -> ApiObjects | None:
+    """The resolver of mkdocstrings blocks, when the config lists mkdocstrings."""
+    options = site.plugin_options.get("mkdocstrings")
+    if options is None and "mkdocstrings" not in site.plugins:
+        return None
+    return ApiObjects(options if isinstance(options, Mapping) else {}, project)
+
+
+def _text(source: str) -> str:
+    try:
+        return Path(source).read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return ""
 
 
 def _in_part(source: str, rules: WrittenRules) -> dict[str, Lines]:

@@ -22,7 +22,8 @@ from mkdocs.config import load_config
 from mkdocs.plugins import BasePlugin
 
 from mkdocs_sitemap_pro.core.reads import Observer
-from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects, _shown_lines
+from mkdocs_sitemap_pro.core.api_lines import shown_lines as _shown_lines
+from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 
 INIT = '''\
 """The package.
@@ -280,8 +281,12 @@ def test_unknown_lines_show_the_whole_file(project: Path) -> None:
     assert _shown_lines(helper, False, False, {}) == [(_impl(project), [(11, 21)])]
     helper.endlineno = None
     assert _shown_lines(helper, False, False, {}) == [(_impl(project), None)]
-    thing.final_target.docstring.endlineno = None
-    assert _shown_lines(thing, False, False, {}) == [(_impl(project), None)]
+    # A docstring without lines (griffe-typingdoc's): the object's own lines, never
+    # the whole file.
+    target = thing.final_target
+    target.docstring.endlineno = None
+    assert _shown_lines(thing, False, False, {}) == [
+        (_impl(project), [(target.lineno, target.endlineno)])]
     assert _shown_lines(pkg["_impl.Bare"], False, False, {}) == [(_impl(project), [(52, 52)])]
     pkg["_impl.Bare"].members = None  # anything that breaks the reading: the whole file
     assert _shown_lines(pkg["_impl.Bare"], False, False, {}) == [(_impl(project), None)]

@@ -1,0 +1,222 @@
+"""mkdocstrings ``::: identifier`` blocks of a page's Markdown, resolved with griffe from
+the config's handler options: the source files (and lines) the page shows, for ``build``
+(which runs after Zensical, without MkDocs or mkdocstrings).
+
+Options: ``plugins: [mkdocstrings: {default_handler, handlers: {python: {paths, options}}}]``
+(``paths`` relative to the config file's folder, globs expanded, default ``["."]``,
+then ``sys.path``), then each block's
+indented YAML ``options:`` over them. Blocks inside fenced code are not blocks. Each
+module is loaded once per build, with the handler's griffe ``extensions``.
+
+What is rendered follows mkdocstrings-python 2.x (``rendering.do_filter_objects`` and the
+``children`` template): the block's object, then, for a module or class, its members
+(``inherited_members``: also inherited ones) kept by ``members`` (at the block's object
+only: a list keeps those names, ``false``/``[]`` none, ``true`` all) or else by
+``filters`` (default ``["!^_[^_]"]``, ``"public"``: griffe's ``is_public``); an imported
+member only when it is public or ``members``/``filters: public`` says so; submodules only
+with ``show_submodules``; recursively. Each object shows the lines of
+``core/api_lines.py`` (``show_source`` defaults to True, as in mkdocstrings-python).
+
+Without griffe (the tool installed alone), a block's module is found under ``paths``
+(``pkg.mod.Obj`` -> ``pkg/mod.py`` or ``pkg/mod/__init__.py``) and shown whole.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+
+from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
+from mkdocs_sitemap_pro.core.shown import merge_lines
+from mkdocs_sitemap_pro.plugin.report import log
+
+__all__ = ["ApiObjects", "blocks"]
+
+_BLOCK = re.compile(r"^(\s*):::\s*(\S+)\s*$")
+_FENCE = re.compile(r"^\s*(```+|~~~+)")
+_DEFAULT_FILTERS = ["!^_[^_]"]
+
+
+def blocks(text: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(identifier, the block's YAML: ``handler``, ``options``) of each ``:::`` block of
+    ``text`` outside fenced code."""
+    lines = text.splitlines()
+    fence = ""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1).startswith(fence):
+                fence = ""
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        found = _BLOCK.match(line)
+        if not found:
+            continue
+        indent = len(found.group(1))
+        body: list[str] = []
+        while i < len(lines) and (not lines[i].strip()
+                                  or len(lines[i]) - len(lines[i].lstrip()) > indent):
+            body.append(lines[i])
+            i += 1
+        try:
+            config = yaml.safe_load("\n".join(b[indent:] for b in body)) if body else {}
+        except yaml.YAMLError:
+            config = {}
+        yield found.group(2), config if isinstance(config, Mapping) else {}
+
+
+class ApiObjects:
+    """Per page, the source files and lines its ``:::`` blocks show; modules loaded once."""
+
+    def __init__(self, plugin_options: Mapping[str, Any], project: Path) -> None:
+        handlers = plugin_options.get("handlers") or {}
+        python = handlers.get("python") if isinstance(handlers, Mapping) else None
+        python = python if isinstance(python, Mapping) else {}
+        self._default_handler = str(plugin_options.get("default_handler") or "python")
+        paths = python.get("paths") or ["."]
+        # As mkdocstrings-python: globs expanded, relative to the config file's folder.
+        self._paths = [str(Path(found).resolve()) for p in paths
+                       for found in sorted(glob.glob(str(project / str(p))))]
+        options = python.get("options")
+        self._options: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
+        self._loader: Any = None  # griffe's loader, made at the first block
+        self._griffe = True
+        self._where: dict[Any, list[str]] = {}
+        self.files: set[str] = set()  # every source file shown, of every page
+
+    def shown(self, text: str, *, lines: bool) -> tuple[set[str], dict[str, Ranges]]:
+        """The files shown whole and {file: lines} shown in part by ``text``'s blocks."""
+        files: set[str] = set()
+        parts: dict[str, Ranges] = {}
+        for identifier, config in blocks(text):
+            if str(config.get("handler") or self._default_handler) != "python":
+                continue
+            local = config.get("options")
+            options = {**self._options, **(local if isinstance(local, Mapping) else {})}
+            self._one(identifier, options, lines, files, parts)
+        shown = {path: list(merge_lines(ranges)) for path, ranges in parts.items()
+                 if path not in files and ranges}
+        return files, shown
+
+    def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,
+             files: set[str], parts: dict[str, Ranges]) -> None:
+        obj = self._load(identifier)
+        if obj is None:
+            files.update(self._module_file(identifier))
+            return
+        show_source = bool(options.get("show_source", True))
+        merge_init = bool(options.get("merge_init_into_class", False))
+        for item in _rendered(obj, options, root=True):
+            if not lines:
+                files.update(source_files(item, self._where)[2])
+                continue
+            for path, ranges in shown_lines(item, show_source, merge_init, self._where):
+                if ranges is None:
+                    files.add(path)
+                else:
+                    parts.setdefault(path, []).extend(ranges)
+
+    def _load(self, identifier: str) -> Any:
+        """The griffe object ``identifier`` names (None: griffe missing or not found)."""
+        if not self._griffe:
+            return None
+        try:
+            import griffe
+        except ImportError:
+            log.debug("griffe is not installed: mkdocstrings pages are dated by the whole "
+                      "files of the modules they name")
+            self._griffe = False
+            return None
+        if self._loader is None:
+            names = self._options.get("extensions") or []
+            try:
+                extensions = griffe.load_extensions(*names)
+            except Exception:  # noqa: BLE001 - an extension not installed
+                extensions = griffe.load_extensions()
+            # Then sys.path, as mkdocstrings-python does (an installed package's files are
+            # outside the repository: they date nothing).
+            search = [*self._paths, *(p for p in sys.path if p and p not in self._paths)]
+            self._loader = griffe.GriffeLoader(search_paths=search, extensions=extensions)
+        loader = self._loader
+        package = identifier.split(".")[0]
+        try:
+            if package not in loader.modules_collection:
+                loader.load(package)
+            return loader.modules_collection[identifier]
+        except Exception:  # noqa: BLE001 - a module not found, an object not there
+            return None
+
+    def _module_file(self, identifier: str) -> list[str]:
+        """Without griffe: the file of the longest module path of ``identifier`` found."""
+        parts = identifier.split(".")
+        for end in range(len(parts), 0, -1):
+            for folder in self._paths:
+                base = Path(folder, *parts[:end])
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if candidate.is_file():
+                        return [str(candidate)]
+        return []
+
+
+def _rendered(obj: Any, options: Mapping[str, Any], *, root: bool) -> Iterator[Any]:
+    """``obj`` and the members mkdocstrings-python renders with it (see the docstring)."""
+    yield obj
+    try:
+        target = obj.final_target if getattr(obj, "is_alias", False) else obj
+        if not (target.is_module or target.is_class):
+            return
+        inherited = options.get("inherited_members", False)
+        source = target.all_members if inherited else target.members
+        members = list(source.values())
+        if isinstance(inherited, list):
+            members = [m for m in members if not m.inherited or m.name in inherited]
+        elif inherited is not True:
+            members = [m for m in members if not m.inherited]
+        chosen = options.get("members") if root else None
+        filters = options.get("filters", _DEFAULT_FILTERS)
+        if chosen is True:
+            pass
+        elif chosen is False or chosen == []:
+            members = [m for m in members if m.inherited]
+        elif isinstance(chosen, list):
+            members = [m for m in members if m.name in chosen]
+        elif filters == "public":
+            members = [m for m in members if m.is_public]
+        elif filters:
+            members = [m for m in members if _keep(m.name, filters)]
+    except Exception:  # noqa: BLE001 - an alias that does not resolve: the object alone
+        return
+    for member in members:
+        try:
+            if (chosen is None and filters != "public" and member.is_alias
+                    and not member.is_public):
+                continue  # imported, not re-exported: not rendered
+            if member.is_module and not options.get("show_submodules", False):
+                continue
+        except Exception:  # noqa: BLE001 - an alias that does not resolve: not rendered
+            continue
+        yield from _rendered(member, options, root=False)
+
+
+def _keep(name: str, filters: list[str]) -> bool:
+    """mkdocstrings-python's filter rule: the last pattern matching decides; none
+    matching keeps the name unless every pattern is an inclusion."""
+    keep = None
+    kinds = set()
+    for pattern in filters:
+        exclude = pattern.startswith("!")
+        kinds.add(exclude)
+        if re.search(pattern[1:] if exclude else pattern, name):
+            keep = not exclude
+    return kinds != {False} if keep is None else keep
