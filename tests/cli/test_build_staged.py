@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,20 @@ def test_staged_copy_with_no_twin_warns_and_fails_strict(tmp_path, monkeypatch, 
     assert "run the build from the tracked docs folder, or commit" in err
     assert set(_dates(repo.path).values()) == {None}
     assert main(["build", "-f", str(config), "--strict"]) == 1
+
+
+def test_plugin_under_mkdocs_dates_a_staged_copy_the_same_way(tmp_path):
+    repo = _repo(tmp_path)
+    config = _stage(repo.path)
+    (config.parent / "content/tutorial/c.md").write_text("# C, only here\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                             str(config)], cwd=config.parent, env=git_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+    assert _dates(repo.path) == {
+        URL: utc(D3),  # by the snippet's twin
+        URL + "tutorial/a/": utc(D2),
+        URL + "tutorial/b/": utc(D1),
+        URL + "tutorial/c/": None,
+    }

@@ -38,7 +38,7 @@ from mkdocs_sitemap_pro.core.includes import (
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
-from mkdocs_sitemap_pro.plugin.standalone.staged import date_copies
+from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
     Replaced,
@@ -113,7 +113,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     dependencies = _dependencies(site, built.files)
     history, rules = _history(site) if options.lastmod == "git" else (None, None)
     if history is not None:  # a staged copy of the docs: dated by the tracked files
-        date_copies(history, built.files, dependencies, options.git_timeout)
+        date_staged(history, built.files, dependencies, options.git_timeout)
     if dependencies is not None and history is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
         store = LineDateStore(cache_file(config, options, BLAME_FILE))
