@@ -28,6 +28,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
@@ -125,6 +126,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             self._build.tracker.recall(files)
         if self._history.started:
             self._build.history = self._history.dates()
+            # A copied docs folder: untracked sources dated by their tracked twins.
+            date_copies(self._build.history, page_sources(files),
+                        self._build.tracker.shown if self._build.tracker is not None else {},
+                        self.config.git_timeout)
             # Of files shown in part, the lines shown: one blame per changed file.
             if self._build.tracker is not None and self.config.dependencies == "lines":
                 self._build.lines = self._tracking.line_dates(config, self.config).dates(

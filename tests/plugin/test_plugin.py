@@ -321,7 +321,7 @@ def test_material_instant_navigation_warns_when_sitemap_is_an_index(site):
 def test_fallbacks_for_untracked_pages(site):
     site.page("index.md")
     site.commit("first", D1)
-    site.page("untracked.md")
+    site.page("untracked.md", "# Not committed yet\n")  # no tracked file's bytes
     built = site.build(strict=True)  # untracked pages are no reason to fail
     assert built.error is None, built.messages()
     urls = built.sitemap()
@@ -468,7 +468,7 @@ def test_mtime_fallback_dates_untracked_pages_by_their_file(site):
 
     site.page("index.md")
     site.commit("first", D1)
-    site.page("untracked.md")
+    site.page("untracked.md", "# Not committed yet\n")  # no tracked file's bytes
     os.utime(site.root / "docs" / "untracked.md", (1_600_000_000, 1_600_000_000))
     site.set_options(lastmod_fallback="mtime")
     built = site.build()

@@ -132,6 +132,15 @@ class GitHistory:
             return _UNTRACKED
         return self._changes.get(name, _UNTRACKED)
 
+    def tracked(self, path: str | os.PathLike[str]) -> bool:
+        """Whether the map has an answer for the file at ``path`` (a twin's counts)."""
+        return self.top is not None and (name := self.name(path)) is not None and (
+            name in self._changes)
+
+    def adopt(self, twins: Mapping[str, bytes]) -> None:
+        """Answer for each path (an untracked copy) by its twin's git name (``twins``)."""
+        self._names.update(twins)
+
     def change(self, name: bytes) -> LastChange:
         """The last change of the file git calls ``name`` (a path from the top level)."""
         if self.top is None:

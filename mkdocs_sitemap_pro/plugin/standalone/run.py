@@ -39,6 +39,7 @@ from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
     Replaced,
@@ -120,6 +121,8 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     build_time = get_build_datetime()
     dependencies = _dependencies(site, built.files)
     history, rules = _history(site) if options.lastmod == "git" else (None, None)
+    if history is not None:  # a staged copy of the docs: dated by the tracked files
+        date_staged(history, built.files, dependencies, options.git_timeout)
     if dependencies is not None and history is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
         store = LineDateStore(cache_file(config, options, BLAME_FILE))

@@ -1,0 +1,79 @@
+"""Copied sources: an untracked file dated by the tracked file it is a byte copy of.
+
+Build scripts copy the docs folder somewhere git ignores (FastAPI's
+``site_zensical_src/en/content``) and build from there. Git knows none of the copies,
+but a copy holds the same bytes as a file HEAD tracks, so it has the same object id:
+``git hash-object --stdin-paths`` (one process for every untracked file) gives the
+copies' ids (through the repository's filters, as ``git add`` would), the history map's
+``objects`` (from its ``ls-tree``) the tracked files'.
+
+Of several tracked files with the same content, the twin is the one sharing the longest
+path suffix with the copy (``tutorial/a.md`` for ``.../content/tutorial/a.md``), then the
+one git dates newest, then the first by name: the same answer on every build.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+from mkdocs_sitemap_pro.core.git.answers import Known
+from mkdocs_sitemap_pro.core.git.history import GitHistory
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
+
+__all__ = ["adopt_twins"]
+
+
+def adopt_twins(history: GitHistory, paths: Iterable[str],
+                processes: GitProcesses | None = None) -> dict[str, bytes]:
+    """Date each untracked file of ``paths`` by its tracked twin, if it has one.
+
+    Returns (and tells ``history``) path -> the twin's git name. Runs no git process
+    when every path is tracked. Raises ``GitTimeout`` from ``processes``.
+    """
+    if history.top is None or not history.objects:
+        return {}
+    untracked = sorted({p for p in paths if not history.tracked(p) and os.path.isfile(p)})
+    if not untracked:
+        return {}
+    stdin = "".join(f"{path}\n" for path in untracked).encode("utf-8", "surrogateescape")
+    status, out, _ = run_git(["hash-object", "--stdin-paths"], history.top,
+                             stdin, processes=processes)
+    ids = out.decode("ascii", "replace").split()
+    if status != 0 or len(ids) != len(untracked):
+        return {}
+    wanted = set(ids)
+    by_id: dict[str, list[bytes]] = {}
+    for name, object_id in history.objects.items():
+        if object_id in wanted:
+            by_id.setdefault(object_id, []).append(name)
+    twins: dict[str, bytes] = {}
+    for path, object_id in zip(untracked, ids):
+        names = by_id.get(object_id)
+        if names:
+            twins[path] = _best(path, names, history)
+    history.adopt(twins)
+    return twins
+
+
+def _best(path: str, names: list[bytes], history: GitHistory) -> bytes:
+    """Of tracked files with a copy's content, the one it was most likely copied from."""
+    parts = path.replace(os.sep, "/").split("/")
+
+    def rank(name: bytes) -> tuple[int, float, bytes]:
+        shared = _shared_suffix(parts, os.fsdecode(name).split("/"))
+        change = history.change(name)
+        when = change.when.timestamp() if isinstance(change, Known) else float("-inf")
+        return (-shared, -when, name)
+
+    return min(names, key=rank)
+
+
+def _shared_suffix(a: list[str], b: list[str]) -> int:
+    """How many trailing path components two paths share."""
+    count = 0
+    for x, y in zip(reversed(a), reversed(b)):
+        if x != y:
+            break
+        count += 1
+    return count

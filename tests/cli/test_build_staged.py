@@ -1,0 +1,123 @@
+"""``build`` from a staged copy of the docs (FastAPI's script): a git-ignored folder the
+tracked docs are copied into, with a generated config, built by a real `zensical build`.
+Copies are dated by their tracked twins; a copy with no twin stays undated, and a build
+whose pages mostly have none says so in a WARNING."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mkdocs_sitemap_pro.cli.main import main
+from tests.cli.test_build import ZENSICAL, needs_zensical
+from tests.support.dates import D1, D2, D3, utc
+from tests.support.git import GitRepo, git_env
+from tests.support.schemas import parse_sitemap
+
+URL = "https://example.com/"
+STAGED = "site_zensical_src/en"
+
+
+def _repo(tmp_path: Path) -> GitRepo:
+    """Tracked docs in ``docs/en/docs`` with three dates; a second language holds a
+    byte copy of one English page, changed later (a twin the rule must not prefer)."""
+    repo = GitRepo(tmp_path / "project")
+    repo.write(".gitignore", "site/\nsite_zensical_src/\n")
+    repo.write("docs/en/docs/index.md", '# Home\n\n--8<-- "includes/shared.txt"\n')
+    repo.write("docs/en/docs/includes/shared.txt", "Shared text.\n")
+    repo.write("docs/en/docs/tutorial/a.md", "# A\n")
+    repo.write("docs/en/docs/tutorial/b.md", "# B\n")
+    repo.commit("first", D1)
+    repo.write("docs/en/docs/tutorial/a.md", "# A\n\nMore.\n")
+    repo.commit("a", D2)
+    repo.write("docs/en/docs/includes/shared.txt", "Shared text, changed.\n")
+    repo.write("docs/es/docs/otro/a.md", "# A\n\nMore.\n")  # the same bytes as a.md
+    repo.commit("snippet and a copy", D3)
+    return repo
+
+
+def _stage(repo: Path) -> Path:
+    """As FastAPI's script: copy the docs into the ignored folder, write a config there,
+    and build it with a real `zensical build`."""
+    staged = repo / STAGED
+    shutil.copytree(repo / "docs/en/docs", staged / "content")
+    config = staged / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({
+        "site_name": "Staged", "site_url": URL, "docs_dir": "content",
+        "site_dir": "site",
+        "markdown_extensions": [{"pymdownx.snippets": {"base_path": ["content"]}}],
+        "plugins": [{"sitemap-pro": {}}],
+    }), encoding="utf-8")
+    return config
+
+
+def _zensical(config: Path) -> None:
+    result = subprocess.run([str(ZENSICAL), "build", "--clean", "-f", str(config)],
+                            cwd=config.parent, env=git_env(), capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _dates(repo: Path) -> dict[str | None, str | None]:
+    root = parse_sitemap(repo / STAGED / "site" / "sitemap.xml")
+    return {url.findtext("{*}loc"): url.findtext("{*}lastmod") for url in root}
+
+
+@needs_zensical
+def test_staged_pages_and_include_dated_by_their_tracked_twins(tmp_path, monkeypatch, capsys):
+    repo = _repo(tmp_path)
+    config = _stage(repo.path)
+    # A staged page whose text is no tracked file's: no twin, so undated.
+    (config.parent / "content/tutorial/c.md").write_text("# C, only here\n", encoding="utf-8")
+    _zensical(config)
+    monkeypatch.chdir(config.parent)
+
+    assert main(["build", "-f", str(config), "--strict"]) == 0, capsys.readouterr().err
+    assert _dates(repo.path) == {
+        URL: utc(D3),  # its own twin is D1; the included snippet's twin D3
+        URL + "tutorial/a/": utc(D2),  # the twin at the same path, not es/otro/a.md (D3)
+        URL + "tutorial/b/": utc(D1),
+        URL + "tutorial/c/": None,
+    }
+    assert "not tracked" not in capsys.readouterr().err
+
+
+@needs_zensical
+def test_staged_copy_with_no_twin_warns_and_fails_strict(tmp_path, monkeypatch, capsys):
+    repo = _repo(tmp_path)
+    config = _stage(repo.path)
+    for page in (config.parent / "content").rglob("*.md"):
+        page.write_text(page.read_text(encoding="utf-8") + "\nEdited in the copy.\n",
+                        encoding="utf-8")
+    _zensical(config)
+    monkeypatch.chdir(config.parent)
+
+    assert main(["build", "-f", str(config)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("WARNING") == 1, err
+    assert "3 of 3 pages are undated" in err and f"repository at {repo.path.resolve()}" in err
+    assert "run the build from the tracked docs folder, or commit" in err
+    assert set(_dates(repo.path).values()) == {None}
+    assert main(["build", "-f", str(config), "--strict"]) == 1
+
+
+def test_plugin_under_mkdocs_dates_a_staged_copy_the_same_way(tmp_path):
+    repo = _repo(tmp_path)
+    config = _stage(repo.path)
+    (config.parent / "content/tutorial/c.md").write_text("# C, only here\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                             str(config)], cwd=config.parent, env=git_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+    assert _dates(repo.path) == {
+        URL: utc(D3),  # by the snippet's twin
+        URL + "tutorial/a/": utc(D2),
+        URL + "tutorial/b/": utc(D1),
+        URL + "tutorial/c/": None,
+    }

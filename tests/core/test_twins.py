@@ -1,0 +1,52 @@
+"""``adopt_twins``: which tracked file dates an untracked byte copy (the rule dates.md
+states), against a real repository with fixed dates and real git processes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs_sitemap_pro.core.git import GitHistory, Known, read_map
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.twins import adopt_twins
+from tests.support.dates import D1, D2, D3
+from tests.support.git import GitRepo
+
+
+def _when(history: GitHistory, path: Path) -> str:
+    change = history.last_changed(path)
+    assert isinstance(change, Known), change
+    return change.when.isoformat()
+
+
+def test_same_path_suffix_then_newest_then_name(tmp_path):
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "copy/\n")
+    repo.write("docs/guide/a.md", "same\n")
+    repo.write("x/b.md", "other\n")
+    repo.commit("first", D1)
+    repo.write("old/z.md", "other\n")  # b.md's bytes, older than y/c.md below
+    repo.commit("z", D2)
+    repo.write("y/c.md", "other\n")
+    repo.write("later/a.md", "same\n")  # a.md's bytes, newer, but a shorter suffix
+    repo.commit("c", D3)
+    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    top = repo.path.resolve()
+    copy_a = repo.write("copy/guide/a.md", "same\n").resolve()
+    copy_b = repo.write("copy/q.md", "other\n").resolve()  # no suffix shared: the newest
+    unique = repo.write("copy/new.md", "no twin\n").resolve()
+    tracked = (top / "docs/guide/a.md")
+
+    twins = adopt_twins(history, [str(copy_a), str(copy_b), str(unique), str(tracked)])
+
+    assert twins == {str(copy_a): b"docs/guide/a.md", str(copy_b): b"y/c.md"}
+    assert _when(history, copy_a) == _when(history, tracked)
+    assert not history.tracked(unique) and history.tracked(copy_b)
+
+
+def test_no_process_when_every_path_is_tracked(tmp_path, monkeypatch):
+    repo = GitRepo(tmp_path / "repo")
+    page = repo.write("docs/a.md", "a\n")
+    repo.commit("first", D1)
+    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    monkeypatch.setenv("PATH", "")  # any git process would now fail to start
+    assert adopt_twins(history, [str(page.resolve())]) == {}
