@@ -59,14 +59,15 @@ class BuilderSitemap:
         if not inside:
             return  # nothing to lose (or the builder's URLs lie outside this folder)
         listed = {normalise_loc(entry.loc) for entry in entries}
-        kept = (f"{', '.join(n for n in NAMES if (self.site_dir / n).exists())} in "
-                f"{self.site_dir} left as they were")
+        kept = (f"the files there ({', '.join(n for n in NAMES if (self.site_dir / n).exists())})"
+                " were left as they were")
         if not listed:
             raise Incomplete(
                 f"no page of {self.site_dir} can be listed ({_reasons(parts)}), while the "
                 f"sitemap there lists {len(inside)} URLs; nothing was written and {kept}. "
-                "Check that the config (-f) and --site-dir are those the site was built "
-                "with, or set sitemap-pro's 'enabled: false' to keep the builder's sitemap"
+                "Check that the config (-f), its site_url, --site-dir and the environment "
+                "(MIKE_DOCS_VERSION under mike) are those the site was built with, or set "
+                "sitemap-pro's 'enabled: false' to keep the builder's sitemap"
             )
         missing = sorted(inside - listed - _left_out(parts))
         if missing:
