@@ -9,7 +9,7 @@ pages into core inputs and calls the core; every message goes through ``report``
 import datetime as dt
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -54,6 +54,10 @@ class Build(NamedTuple):
     kept: "Kept[Part] | None" = None  # what the last builds of this process made (serve)
     dater: Dater | None = None  # the build's pages dated as they rendered (None: not yet)
     page_dates: PageDates | None = None  # what pages were shown of their dates
+    # Languages built one at a time (`build`): their order; None: static-i18n's, if used.
+    languages: i18n.LanguageOrder | None = None
+    # Called with what would be written, before anything is: raises to write nothing.
+    vet: "Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[Part]], None] | None" = None
 
 
 def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
@@ -124,7 +128,10 @@ def write_sitemap(
     dated = merge_datings([part.dated for part in parts])
     report.dating(dated, options.lastmod)
     page_date.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
-    entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts])
+    entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts],
+                                   build.languages)
+    if build.vet is not None:
+        build.vet(site, entries, parts)
     try:
         written = write_once(
             build.kept.output if build.kept is not None else None,

@@ -27,6 +27,7 @@ from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 __all__ = [
     "FALLBACK_REASON",
     "LanguageBuilds",
+    "LanguageOrder",
     "LanguagePage",
     "Listed",
     "leave_out_fallbacks",
@@ -115,6 +116,13 @@ class LanguageBuilds(Generic[B]):
         return [build for language, build in self._builds.items() if language != last]
 
 
+class LanguageOrder(NamedTuple):
+    """The languages of a site in their order, and the default one (x-default)."""
+
+    languages: tuple[str, ...]
+    default: str | None
+
+
 class Listed(NamedTuple):
     """One sitemap entry of a language build, and the source page it lists."""
 
@@ -123,7 +131,8 @@ class Listed(NamedTuple):
 
 
 def with_alternates(
-    config: MkDocsConfig, builds: Sequence[tuple[Files, Sequence[Listed]]]
+    config: MkDocsConfig, builds: Sequence[tuple[Files, Sequence[Listed]]],
+    languages: LanguageOrder | None = None,
 ) -> list[SitemapEntry]:
     """Every listed entry of every language build, with its hreflang alternates.
 
@@ -131,18 +140,22 @@ def with_alternates(
     then ``x-default`` for the default language's version (when that is listed); the sets
     are the same for every member of a group, so they are symmetric. Entries of pages that
     exist in one language, and sites without static-i18n, are returned unchanged.
+    ``languages``: the order of languages built one at a time (their files say the same
+    as static-i18n's: ``standalone.languages``); None: static-i18n's, if it is in use.
     """
-    plugin = _plugin(config)
-    if plugin is None:
-        return [listed.entry for _, items in builds for listed in items]
-    order = {locale: n for n, locale in enumerate(plugin.all_languages)}
-    default = plugin.default_language
+    if languages is None:
+        plugin = _plugin(config)
+        if plugin is None:
+            return [listed.entry for _, items in builds for listed in items]
+        languages = LanguageOrder(tuple(plugin.all_languages), plugin.default_language)
+    order = {locale: n for n, locale in enumerate(languages.languages)}
+    default = languages.default
     groups: dict[str, dict[str, str]] = {}
     placed: list[tuple[str | None, SitemapEntry]] = []
     for files, items in builds:
-        languages = page_languages(files)
+        of_page = page_languages(files)
         for listed in items:
-            page = languages.get(listed.src_uri)
+            page = of_page.get(listed.src_uri)
             if page is None or page.fallback:
                 placed.append((None, listed.entry))
                 continue

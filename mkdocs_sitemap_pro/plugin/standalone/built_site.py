@@ -15,7 +15,7 @@ as it reads the pages a ``--dirty`` build skipped.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -40,11 +40,14 @@ class BuiltSite:
     unbuilt: list[str] = field(default_factory=list)  # included sources without HTML
 
 
-def read_built_site(config: MkDocsConfig) -> BuiltSite:
-    """Every page in ``config.site_dir``, each with its source where it has one."""
+def read_built_site(config: MkDocsConfig, skip: Collection[str] = ()) -> BuiltSite:
+    """Every page in ``config.site_dir``, each with its source where it has one.
+
+    ``skip``: folders of site_dir that hold other builds (languages built one at a time).
+    """
     files = get_files(config)
     known = {file.dest_uri for file in files}
-    html = set(_html_files(config.site_dir)) - known
+    html = set(_html_files(config.site_dir, skip)) - known
     orphans: list[File] = []
     # Only dest_uri is read before a move: File caches url and abs_dest_path from it.
     for file in files.documentation_pages():
@@ -100,11 +103,12 @@ def _generated_page(config: MkDocsConfig, dest_uri: str, files: Files) -> File |
     return file if file.dest_uri == dest_uri else None
 
 
-def _html_files(site_dir: str) -> Iterator[str]:
-    """Every ``*.html`` under ``site_dir``, as a path relative to it with ``/``."""
+def _html_files(site_dir: str, skip: Collection[str] = ()) -> Iterator[str]:
+    """Every ``*.html`` under ``site_dir`` but in the ``skip`` folders, as a path relative
+    to it with ``/``."""
     for folder, dirs, names in os.walk(site_dir):
-        dirs.sort()
         rel = os.path.relpath(folder, site_dir).replace(os.sep, "/")
+        dirs[:] = sorted(d for d in dirs if rel != "." or d not in skip)
         for name in sorted(names):
             if name.endswith(".html"):
                 yield name if rel == "." else f"{rel}/{name}"

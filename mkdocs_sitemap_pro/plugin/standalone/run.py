@@ -9,9 +9,10 @@ dependencies are only those written in its source (``core.includes``).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
-from mkdocs_sitemap_pro.plugin.config import cache_file
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.core.includes import (
@@ -38,6 +39,7 @@ from mkdocs_sitemap_pro.core.includes import (
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
+from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
@@ -47,12 +49,14 @@ from mkdocs_sitemap_pro.plugin.standalone.config import (
     load_site_config,
 )
 from mkdocs_sitemap_pro.core.html_listing import listed_urls
+from mkdocs_sitemap_pro.plugin.standalone.languages import (
+    find_languages,
+    mark_languages,
+    own_language,
+)
+from mkdocs_sitemap_pro.plugin.standalone.versioned import apply_mike
 
 __all__ = ["ConfigError", "Outcome", "Replaced", "WriteFailed", "build_sitemap", "console_log"]
-
-# What a builder writes of its own; ours replaces it.
-_BUILDER_SITEMAP = ("sitemap.xml", "sitemap.xml.gz")
-
 
 class WriteFailed(Exception):
     """The sitemap could not be written; the previous files were left as they were."""
@@ -98,7 +102,8 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     """Write the sitemap and robots.txt line into the site that ``config_file`` describes.
 
     ``site_dir`` and ``replaced`` take the place of the file's own values. Raises ``ConfigError`` (naming the option) when it cannot run, and ``WriteFailed``
-    when writing failed (the previous files are then left as they were).
+    when writing failed or would list less than the builder's own sitemap (the previous
+    files are then left as they were).
     """
     site = load_site_config(config_file, site_dir, replaced)
     for message in site.warnings:
@@ -107,6 +112,8 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     if not options.enabled:
         log.info("the plugin's 'enabled' option is false: no sitemap was written")
         return Outcome(None)
+    if replaced is None or "site_url" not in replaced.settings:
+        apply_mike(site)  # under mike, the version's site_url, as the builder had it
     try:
         pipeline.site_url_of(config)
     except PluginError as error:
@@ -116,32 +123,55 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
             f"site_dir {config.site_dir} does not exist: build the site first, or name "
             "the folder it was built into with --site-dir"
         )
-    built = read_built_site(config)
-    _report_unbuilt(built)
+    languages = find_languages(site)
     build_time = get_build_datetime()
-    dependencies = _dependencies(site, built.files)
     history, rules = _history(site) if options.lastmod == "git" else (None, None)
-    if history is not None:  # a staged copy of the docs: dated by the tracked files
-        date_staged(history, built.files, dependencies, options.git_timeout)
-    if dependencies is not None and history is not None and rules is not None:
+    skip = {os.path.basename(lang.site.mkdocs.site_dir) for lang in languages}
+    main = _site_build(site, options, (history, rules), build_time, skip)
+    earlier = [_site_build(lang.site, options, (history, rules), build_time)
+               for lang in languages]
+    own = own_language(site)
+    order = None
+    if languages and own is not None:
+        order = mark_languages(own, main.files, [
+            (lang.language, each.files) for lang, each in zip(languages, earlier)])
+    builder = BuilderSitemap.read(Path(config.site_dir))
+    try:
+        written = pipeline.write_sitemap(
+            options, main._replace(languages=order, vet=builder.vet), earlier)
+    except PluginError as error:
+        raise WriteFailed(str(error)) from error
+    except Incomplete as error:
+        raise WriteFailed(f"sitemap-pro: {error}") from None
+    builder.drop(main.files, written)
+    return Outcome(written)
+
+
+def _site_build(site: SiteConfig, options: SitemapProConfig,
+                history: tuple[GitHistory | None, HistoryOptions | None],
+                build_time: dt.datetime, skip: Collection[str] = ()) -> pipeline.Build:
+    """One builder's site (a language's, or the only one) as the pipeline takes a build:
+    its pages, what their sources show (dated by ``options``) and the history."""
+    config = site.mkdocs
+    built = read_built_site(config, skip)
+    _report_unbuilt(built)
+    dependencies = _dependencies(site, built.files)
+    git, rules = history
+    if git is not None:  # a staged copy of the docs: dated by the tracked files
+        date_staged(git, built.files, dependencies, options.git_timeout)
+    if dependencies is not None and git is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
         store = LineDateStore(cache_file(config, options, BLAME_FILE))
         dependencies = dependencies._replace(lines=store.dates(
-            history, rules, dependencies.pages.values(), options.git_timeout))
-    build = pipeline.Build(
+            git, rules, dependencies.pages.values(), options.git_timeout))
+    return pipeline.Build(
         config=config,
         files=built.files,
         collector=PageCollector(options.exclude, build_time),
-        history=history,
+        history=git,
         build_time=build_time,
         dependencies=dependencies,
     )
-    try:
-        written = pipeline.write_sitemap(options, build)
-    except PluginError as error:
-        raise WriteFailed(str(error)) from error
-    _drop_builder_sitemap(Path(config.site_dir), built.files, written)
-    return Outcome(written)
 
 
 def _report_unbuilt(built: BuiltSite) -> None:
@@ -247,17 +277,3 @@ def _history(site: SiteConfig) -> tuple[GitHistory, HistoryOptions]:
         return history.dates(), history.options
     finally:
         history.stop()
-
-
-def _drop_builder_sitemap(site_dir: Path, files: Files, written: WriteReport | None) -> None:
-    """Remove the builder's own sitemap.xml(.gz) where ours did not replace it.
-
-    A copy of a file in docs_dir is the user's and stays.
-    """
-    ours = set(written.files + written.gz_files) if written else set()
-    users = {file.dest_uri for file in files if not file.is_documentation_page()}
-    for name in _BUILDER_SITEMAP:
-        path = site_dir / name
-        if name not in ours and name not in users and path.is_file():
-            path.unlink()
-            log.debug(f"removed the builder's own {name}")

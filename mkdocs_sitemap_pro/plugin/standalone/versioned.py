@@ -1,0 +1,54 @@
+"""mike under another builder: the version's site_url, as Zensical gives it.
+
+``mike deploy`` (or a CI step that sets ``MIKE_DOCS_VERSION`` itself) builds each version
+with that variable set. Zensical then does what mike's MkDocs plugin does: site_url
+becomes ``urljoin(site_url, canonical_version or version)``, unless the ``mike`` entry
+under ``plugins`` says ``enabled: false``. ``build`` reads the same settings and makes the
+config it dates by say what a build under mike says, so the plugin's own rules apply
+unchanged (``integrations.mike``: the version's folder, pages canonical in another
+version left out, no robots.txt in the folder): site_url rewritten, and mike's entry,
+as written, in the plugin list, where ``version_build`` reads ``canonical_version``.
+Nothing of mike is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import urljoin
+
+from mkdocs.plugins import BasePlugin
+
+from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
+from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig
+
+__all__ = ["MikeEntry", "apply_mike"]
+
+_MIKE = "mike"
+
+
+class MikeEntry(BasePlugin):  # type: ignore[type-arg]
+    """mike's plugin entry as data: its options (as written), no event of its own."""
+
+    def __init__(self, options: Mapping[str, object]) -> None:
+        super().__init__()
+        self.config = dict(options)  # type: ignore[assignment]
+
+
+def apply_mike(site: SiteConfig) -> None:
+    """Give ``site`` the site_url and mike entry a build under mike has (see above)."""
+    version = os.environ.get(VERSION_VARIABLE)
+    config = site.mkdocs
+    if _MIKE not in site.plugin_options and not (version and config.site_url):
+        return
+    options = site.plugin_options.get(_MIKE) or {}
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"Plugin '{_MIKE}': its options must be a mapping")
+    if options.get("enabled", True) is False:
+        return  # Zensical leaves site_url alone for a disabled entry, as mike does
+    canonical = options.get("canonical_version")
+    if canonical is not None and not isinstance(canonical, str):
+        raise ConfigError(f"Plugin '{_MIKE}' option 'canonical_version': must be a string")
+    config.plugins[_MIKE] = MikeEntry(options)
+    if version and config.site_url:
+        config.site_url = urljoin(config.site_url, canonical or version)
