@@ -63,6 +63,7 @@ class Decision(NamedTuple):
     file: str = ""
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
     parts: tuple[tuple[str, Lines], ...] = ()  # files shown in part, their lines (DEBUG)
+    path: str = ""  # the deciding file as the page's entry names it ('' as for ``file``)
 
 
 def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
@@ -73,7 +74,7 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
     if entry is None or not (entry.files or entry.parts):
         return Decision(own)
     newest: dt.datetime | None = own
-    decider = ""
+    decider = decider_path = ""
     notes: list[str] = []
     parts: list[tuple[str, Lines]] = []
     shown: list[tuple[str, Lines | None]] = [(path, None) for path in sorted(entry.files)]
@@ -97,8 +98,8 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
             notes.append(f"{name}: every line shown was added by an ignored commit")
             continue
         if newest is None or when > newest:
-            newest, decider = when, name
-    return Decision(newest, decider, tuple(notes), tuple(parts))
+            newest, decider, decider_path = when, name, path
+    return Decision(newest, decider, tuple(notes), tuple(parts), decider_path)
 
 
 def describe_parts(parts: Iterable[tuple[str, Lines]]) -> str:

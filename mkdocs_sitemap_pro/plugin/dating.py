@@ -166,8 +166,7 @@ class Dater:
         if decision.file:
             if self._detail:
                 notes.append(f"dated by the included file {decision.file}")
-            api = any(history.relative(path) == decision.file for path in deps.api)
-            by = _API if api else "an included file"
+            by = _API if decision.path in deps.api else "an included file"
             return PageDate(own, "git", by=by, decider=decision.file,
                             notes=tuple(notes))
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):

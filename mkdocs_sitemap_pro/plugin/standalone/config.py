@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.plugin.standalone.config_files import (
     UnreadableConfig,
     read_config,
 )
-from mkdocs_sitemap_pro.plugin.standalone.markdown_extensions import read_extensions
+from mkdocs_sitemap_pro.plugin.standalone.markdown_extensions import named_entries, read_extensions
 
 __all__ = ["ConfigError", "Replaced", "SiteConfig", "load_site_config"]
 
@@ -133,17 +133,10 @@ def _config_path(config_file: str | None) -> Path:
 
 def _plugin_entries(value: object) -> dict[str, object]:
     """Each plugin under ``plugins:`` (a list or a mapping): its name -> its options."""
-    entries: list[tuple[str, object]] = []
     if isinstance(value, Mapping):
-        entries = [(str(name), options) for name, options in value.items()]
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, str):
-                entries.append((item, None))
-            elif isinstance(item, Mapping) and len(item) == 1:
-                ((name, options),) = item.items()
-                entries.append((str(name), options))
-    return dict(entries)
+        return {str(name): options for name, options in value.items()}
+    # A malformed entry is left out here; the builder that reads the file reports it.
+    return dict(named_entries(value, [])) if isinstance(value, list) else {}
 
 
 def _plugin_options(entry: object, path: Path, replaced: Mapping[str, object]

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from mkdocs_sitemap_pro.plugin.standalone.config_files import zensical_name
 
-__all__ = ["Extensions", "read_extensions"]
+__all__ = ["Extensions", "named_entries", "read_extensions"]
 
 _BUILTINS = ("toc", "tables", "fenced_code")  # MkDocs' MarkdownExtensions builtins
 # Zensical's namespaces written as tables, and the name under each that nests once more.
@@ -40,7 +40,7 @@ def read_extensions(value: object) -> Extensions:
     if isinstance(value, Mapping):
         pairs = list(_hoisted(value, found.warnings))
     elif isinstance(value, list):
-        pairs = list(_listed(value, found.warnings))
+        pairs = list(named_entries(value, found.warnings))
     else:
         found.warnings.append(f"{_WHERE}: a list or a mapping of extensions is expected, "
                               f"not {type(value).__name__}: ignored")
@@ -59,7 +59,7 @@ def read_extensions(value: object) -> Extensions:
     return found
 
 
-def _listed(items: list[object], warnings: list[str]) -> list[tuple[str, object]]:
+def named_entries(items: list[object], warnings: list[str]) -> list[tuple[str, object]]:
     """``- name`` and ``- name: {options}`` entries."""
     pairs: list[tuple[str, object]] = []
     for item in items:
