@@ -33,6 +33,7 @@ from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
 from mkdocs_sitemap_pro.plugin.page_date import PageDates
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says
+from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten
 from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -206,6 +207,8 @@ def _gather(
             report.collection(part.found)
             return part
     found = build.collector.collect(build.files)
+    # The page whose HTML is on disk is the one listed (before fallbacks: the reason said).
+    leave_out_overwritten(found, build.files)
     i18n.leave_out_fallbacks(found, build.files)
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)

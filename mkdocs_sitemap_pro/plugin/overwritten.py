@@ -1,0 +1,45 @@
+"""Pages whose HTML another page of the same build overwrote: not listed.
+
+Two pages can build to one file: mkdocs-static-i18n builds a site's non-localised
+``README.md`` and the default language's ``en/index.md`` both to ``index.html``
+(OWASP's Top 10 site). MkDocs writes its pages in file order, so the last of them is the
+one on disk, and the sitemap entry for that URL must be its own (its date, its hreflang
+alternates), whatever the dates of the others. Knows MkDocs' files, nothing of git or XML.
+"""
+
+from __future__ import annotations
+
+from mkdocs.structure.files import Files
+
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+from mkdocs_sitemap_pro.plugin.pages import Collection
+
+__all__ = ["leave_out_overwritten", "overwritten_pages"]
+
+
+def overwritten_pages(files: Files) -> dict[str, str]:
+    """Each page whose HTML a later page of the build overwrote: src_uri -> why."""
+    last: dict[str, str] = {}  # dest_uri -> src_uri of the last page written there
+    for file in final_documentation_pages(files):
+        last[file.dest_uri] = file.src_uri
+    if len(last) == len(final_documentation_pages(files)):
+        return {}  # the usual site: every page has a file of its own
+    return {
+        file.src_uri: (
+            f"overwritten by '{last[file.dest_uri]}' (both build to {file.dest_uri}, "
+            "and MkDocs writes that page last)"
+        )
+        for file in final_documentation_pages(files)
+        if last[file.dest_uri] != file.src_uri
+    }
+
+
+def leave_out_overwritten(found: Collection, files: Files) -> None:
+    """Move the pages another page overwrote from the listed pages to the left-out."""
+    gone = overwritten_pages(files)
+    if not gone:
+        return
+    for page in found.pages:
+        if page.src_uri in gone:
+            found.left_out[page.src_uri] = gone[page.src_uri]
+    found.pages = [page for page in found.pages if page.src_uri not in gone]
