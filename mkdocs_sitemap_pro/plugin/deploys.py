@@ -5,7 +5,9 @@
 object id and its date. ``carry_previous`` reads the manifest named by ``previous`` (a
 path, an ``http(s)`` URL, or ``auto``: the one published at the site's URL) when the
 clone is shallow, and dates the files whose change lies beyond its boundary (see
-``core.manifest``). Any trouble reading it is one WARNING and changes no date.
+``core.manifest``). Any trouble reading it is one WARNING and changes no date, except
+for ``auto`` on a first deploy (HTTP 404: nothing published yet): an INFO, and the files
+beyond the boundary are dated by the clone's oldest commit, as files new since are.
 """
 
 from __future__ import annotations
@@ -68,17 +70,21 @@ def previous_location(config: MkDocsConfig, options: SitemapProConfig) -> str | 
 
 
 def carry_previous(history: HistoryMap, location: str, filename: str,
-                   processes: GitProcesses | None = None) -> Carry:
+                   processes: GitProcesses | None = None, auto: bool = False) -> Carry:
     """``history`` of a shallow clone, with the files beyond its boundary dated by the
     manifest at ``location`` (or by the clone's newest boundary commit, where their
-    content changed since)."""
+    content changed since). ``auto``: ``location`` is where the site publishes it, so
+    an HTTP 404 there means no deploy yet (an INFO, not a warning)."""
     key = history.key
     if key is None or not key.boundary or history.top is None:
         return Carry(history)
+    mine = key.options
     previous = _read(location, filename)
+    first = auto and isinstance(previous, _NotPublished)
+    if first:  # a first deploy: no date published yet, none older than the clone's
+        previous = Manifest(key.head, mine, {})
     if isinstance(previous, str):
         return Carry(history, warning=f"previous: {previous}; no date was carried from it")
-    mine = key.options
     if (previous.options.rule, previous.options.date, sorted(previous.options.ignore_commits)) != (
             mine.rule, mine.date, sorted(mine.ignore_commits)):
         return Carry(history, warning=(
@@ -91,13 +97,22 @@ def carry_previous(history: HistoryMap, location: str, filename: str,
     if bound is None:
         bound = newest_commit(history.top, [key.head], mine.date, processes=processes)
     carried = carry(history.changes, history.objects, previous, bound)
-    info = (f"previous: dates carried from the last deploy ({location}, commit "
-            f"{previous.commit[:12]}): {carried.carried:,} files unchanged since, "
-            f"{carried.changed:,} changed since; files changed since or not in it are "
-            f"dated by the clone's oldest commit")
+    if first:
+        info = (f"previous: no earlier deploy ({location}: HTTP 404), so this is the "
+                "first: dates from this clone's history, a file whose last change is "
+                "older than its oldest commit dated by that commit")
+    else:
+        info = (f"previous: dates carried from the last deploy ({location}, commit "
+                f"{previous.commit[:12]}): {carried.carried:,} files unchanged since, "
+                f"{carried.changed:,} changed since; files changed since or not in it are "
+                f"dated by the clone's oldest commit")
     # The clone's history is complete now, as far as dates go: its warning is moot.
     warnings = tuple(w for w in history.warnings if SHALLOW_CLONE not in w)
     return Carry(history._replace(changes=carried.changes, warnings=warnings), info=info)
+
+
+class _NotPublished(str):
+    """Why there is no manifest, when the server answered that there is none (404)."""
 
 
 def _read(location: str, filename: str) -> Manifest | str:
@@ -111,7 +126,7 @@ def _read(location: str, filename: str) -> Manifest | str:
             except FetchError as error:
                 return f"the manifest at {location} could not be fetched ({error})"
             if data is None:
-                return f"there is no manifest at {location} (HTTP 404)"
+                return _NotPublished(f"there is no manifest at {location} (HTTP 404)")
         else:
             path = Path(location)
             if path.is_dir():

@@ -14,6 +14,7 @@ processes before doing what they would have done.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import NamedTuple
@@ -28,6 +29,8 @@ from mkdocs_sitemap_pro.core.git import (
     read_map,
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
+from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -46,6 +49,7 @@ class _Steps(NamedTuple):
 
     fetch: bool  # fetch_history: auto
     previous: str | None  # where the last deploy's manifest is (previous)
+    auto: bool  # previous: auto (a 404 there is a first deploy)
     filename: str  # the entry sitemap's name, which names the manifest
 
 
@@ -86,7 +90,8 @@ class BuildHistory:
         self._result = self._dated = None
         self._said = []
         steps = _Steps(options.fetch_history == "auto",
-                       deploys.previous_location(config, options), options.filename)
+                       deploys.previous_location(config, options), options.previous == "auto",
+                       options.filename)
         self._thread = threading.Thread(
             target=self._walk,
             args=(Path(config.docs_dir), rules, store, self._processes, steps),
@@ -99,9 +104,10 @@ class BuildHistory:
         known = self._known
         if known is None and store is not None:
             known = load_map(store)
+        tried: set[str] = set()  # options set that did not help: not advised again
         try:
-            if steps.fetch:
-                self._fetch(folder, processes)
+            if steps.fetch and not self._fetch(folder, processes):
+                tried.add("fetch_history")
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
@@ -118,18 +124,22 @@ class BuildHistory:
         if steps.previous is not None and result.key is not None and result.key.boundary:
             try:
                 carried = deploys.carry_previous(result, steps.previous, steps.filename,
-                                                 processes)
+                                                 processes, steps.auto)
             except GitTimeout:  # the bound's commit dates: carry nothing rather than wait
-                return
+                carried = deploys.Carry(result)
             self._dated = carried.history
             if carried.info:
                 self._said.append((logging.INFO, carried.info))
             if carried.warning:
                 self._said.append((logging.WARNING, carried.warning))
+            if carried.info == "":
+                tried.add("previous")
+        if tried:
+            self._dated = _advised(self._dated, frozenset(tried))
 
-    def _fetch(self, folder: Path, processes: GitProcesses) -> None:
+    def _fetch(self, folder: Path, processes: GitProcesses) -> bool:
         """``fetch_history: auto``: deepen a shallow clone, within ``git_timeout``; the
-        walk then has ``git_timeout`` of its own."""
+        walk then has ``git_timeout`` of its own. Whether the clone is whole now (or was)."""
         try:
             fetched = fetch_history(folder, processes)
         except GitEnded:
@@ -142,6 +152,7 @@ class BuildHistory:
             self._said.append((logging.INFO if fetched.done else logging.WARNING,
                                fetched.message))
         processes.arm()
+        return fetched.done or not fetched.message
 
     @property
     def started(self) -> bool:
@@ -187,3 +198,11 @@ class BuildHistory:
     def forget(self) -> None:
         """The next build reads its map afresh (from ``cache_dir``, or by a walk)."""
         self._known = None
+
+
+def _advised(history: HistoryMap, tried: frozenset[str]) -> HistoryMap:
+    """``history`` whose shallow-clone warning no longer advises the options in
+    ``tried`` (set, and they did not help)."""
+    said, advice = shallow_advice(os.environ), shallow_advice(os.environ, tried)
+    return history._replace(warnings=tuple(
+        w.replace(said, advice) if SHALLOW_CLONE in w else w for w in history.warnings))

@@ -58,12 +58,20 @@ def detect(environ: Mapping[str, str]) -> Platform | None:
     return None
 
 
-def shallow_advice(environ: Mapping[str, str]) -> str:
-    """What to do about a shallow clone, for the platform the build runs on (one line)."""
+def shallow_advice(environ: Mapping[str, str], tried: frozenset[str] = frozenset()) -> str:
+    """What to do about a shallow clone, for the platform the build runs on (one line);
+    ``tried``: the plugin's options already set that did not help (not advised again)."""
     platform = detect(environ)
     fix = f"On {platform.name}, {platform.fix}" if platform else _ANYWHERE[0].upper() + _ANYWHERE[1:]
-    options = ("or set the plugin's `previous: auto` to carry dates from the last deploy"
-               if platform is not None and not platform.remote else
-               "or set the plugin's `fetch_history: auto` (deepens the clone before the "
-               "walk) or `previous: auto` (carries dates from the last deploy)")
-    return f"{fix}; {options}."
+    fetch = "fetch_history" not in tried and (platform is None or platform.remote)
+    previous = "previous" not in tried
+    if fetch and previous:
+        options = ("; or set the plugin's `fetch_history: auto` (deepens the clone before "
+                   "the walk) or `previous: auto` (carries dates from the last deploy)")
+    elif fetch:
+        options = "; or set the plugin's `fetch_history: auto` to deepen the clone before the walk"
+    elif previous:
+        options = "; or set the plugin's `previous: auto` to carry dates from the last deploy"
+    else:
+        options = ""
+    return f"{fix}{options}."
