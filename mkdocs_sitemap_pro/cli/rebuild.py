@@ -12,7 +12,12 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.git.commit import Branch
 from mkdocs_sitemap_pro.core.versions import Version
-from mkdocs_sitemap_pro.plugin.standalone.rebuild import RebuildFailed, Target, rebuild_version
+from mkdocs_sitemap_pro.plugin.standalone.rebuild import (
+    FALLBACK_CONFIGS,
+    RebuildFailed,
+    Target,
+    rebuild_version,
+)
 from mkdocs_sitemap_pro.plugin.standalone.run import console_log
 
 __all__ = ["RebuildFailed", "add_options", "asked_versions", "rebuild"]
@@ -49,8 +54,9 @@ def asked_versions(asked: list[str], versions: list[Version], branch: str) -> li
 
 
 def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Path,
-            filename: str) -> dict[str, bytes]:
-    """The rebuilt sitemap files of one version, by their path on the branch."""
+            filename: str, said: set[str] | None = None) -> dict[str, bytes]:
+    """The rebuilt sitemap files of one version, by their path on the branch. ``said``:
+    what this run said already (a fallback config is explained once)."""
     config_file = config_file.resolve()
     try:
         config = config_file.relative_to(branch.repo).as_posix()
@@ -62,6 +68,13 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
         rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file,
                                         filename))
     how = f"dated by commit {rebuilt.dated_by[:12]}" if rebuilt.dated_by else "undated"
+    if rebuilt.config is not None and rebuilt.config != config:
+        how += f" with its {rebuilt.config}"
+        if said is not None and config not in said:
+            said.add(config)
+            print(f"{config} is not in every commit the versions were deployed from: "
+                  f"a commit without it is rebuilt with its own {' or '.join(FALLBACK_CONFIGS)}"
+                  " (the version's line says which)", file=sys.stderr)
     print(f"rebuilt the sitemap of version {version} ({how}): "
           f"{', '.join(rebuilt.files) or 'nothing written'}", file=sys.stderr)
     return {f"{folder}/{path}": data for path, data in rebuilt.files.items()}

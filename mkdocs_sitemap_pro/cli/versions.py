@@ -100,12 +100,13 @@ def run(args: argparse.Namespace) -> int:
         sitemaps: list[Listed] = []
         listed: list[str] = []
         rebuilt: list[str] = []
+        said: set[str] = set()  # what the rebuilds said once for all
         for name in dict.fromkeys([*names, *asked]):
             found = _version_sitemaps(_reader(branch, files), settings, name)
             if name in asked or (args.rebuild_all_stale and isinstance(found, str)):
                 files.update(rebuild.rebuild(branch, _path(settings, name), name,
                                              settings.root.join(name) + "/", settings.config_file,
-                                             settings.filename))
+                                             settings.filename, said))
                 rebuilt.append(name)
                 found = _version_sitemaps(_reader(branch, files), settings, name)
             if name not in names:  # rebuilt, but not listed (canonical_version)

@@ -7,14 +7,18 @@ folder is exported into a temporary folder, that commit checked out into a tempo
 worktree, and ``build_sitemap`` run with the commit's mkdocs.yml as ``mike deploy`` runs
 the plugin (``MIKE_DOCS_VERSION`` set, site_url the version's folder): the plugin's rules
 and that commit's options (else the defaults), dated by the history up to that commit.
-When the repository does not hold it (or its mkdocs.yml cannot be read), the pages are
-listed undated, by today's mkdocs.yml, with a warning. Nothing but temporary folders is
+A commit without the config named by ``-f`` (an ``mkdocs.sp.yml`` added later) is
+built with its ``mkdocs.yml`` (or ``properdocs.yml``) beside that path; a commit with none
+of them is not rebuilt (``RebuildFailed``). When the repository does not hold the commit
+(or its config cannot be read), the pages are listed undated, by today's config, with a
+warning. Nothing but temporary folders is
 written: the caller commits the files returned.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,7 +39,10 @@ from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, Replaced
 from mkdocs_sitemap_pro.plugin.standalone.run import WriteFailed, build_sitemap
 
-__all__ = ["RebuildFailed", "Rebuilt", "Target", "rebuild_version"]
+__all__ = ["FALLBACK_CONFIGS", "RebuildFailed", "Rebuilt", "Target", "rebuild_version"]
+
+#: The configs an old commit may have instead of the one named (in this order).
+FALLBACK_CONFIGS = ("mkdocs.yml", "properdocs.yml")
 
 
 class RebuildFailed(Exception):
@@ -61,6 +68,7 @@ class Rebuilt(NamedTuple):
 
     files: dict[str, bytes]
     dated_by: str | None
+    config: str | None = None  # the source commit's config it was built with, if dated
 
 
 def rebuild_version(target: Target) -> Rebuilt:
@@ -72,15 +80,17 @@ def rebuild_version(target: Target) -> Rebuilt:
         before = _stamps(site)
         deployed = deployed_from(target.branch, target.folder, target.version)
         why = _why_undated(target, deployed)
-        dated_by = None
+        dated_by = config = None
         if why is None:
             assert deployed is not None and deployed.source is not None
-            why = _dated(target, deployed, site, Path(temp))
+            config = _config_of(target, deployed)
+            why = _dated(target, deployed, config, site, Path(temp))
             dated_by = None if why else deployed.source
         if why is not None:
             _undated(target, why, site, Path(temp))
         changed = [path for path, stamp in _stamps(site).items() if before.get(path) != stamp]
-        return Rebuilt({path: (site / path).read_bytes() for path in sorted(changed)}, dated_by)
+        return Rebuilt({path: (site / path).read_bytes() for path in sorted(changed)}, dated_by,
+                       config if dated_by else None)
 
 
 def _why_undated(target: Target, deployed: Deployed | None) -> str | None:
@@ -93,22 +103,36 @@ def _why_undated(target: Target, deployed: Deployed | None) -> str | None:
         return (f"commit {deployed.rev}, which mike deployed it from ({deployed.commit[:12]} "
                 f"on {branch} says so), is not in this repository; fetch it (git fetch "
                 "origin, or git fetch --unshallow in a shallow clone) and rebuild it again")
-    if not has_file(target.branch.repo, deployed.source, target.config):
-        return f"commit {deployed.rev}, which it was deployed from, holds no {target.config}"
     return None
 
 
-def _dated(target: Target, deployed: Deployed, site: Path, temp: Path) -> str | None:
-    """Build with the source commit's mkdocs.yml and history; or why that cannot be."""
+def _config_of(target: Target, deployed: Deployed) -> str:
+    """The config of the source commit to build with: the one named, else the first of
+    ``FALLBACK_CONFIGS`` beside it; ``RebuildFailed`` when the commit has none."""
+    assert deployed.source is not None
+    folder = posixpath.dirname(target.config)
+    candidates = [target.config, *(posixpath.join(folder, name) for name in FALLBACK_CONFIGS)]
+    for path in dict.fromkeys(candidates):
+        if has_file(target.branch.repo, deployed.source, path):
+            return path
+    raise RebuildFailed(
+        f"version {target.version}: commit {deployed.rev}, which mike deployed it from, "
+        f"holds none of {', '.join(dict.fromkeys(candidates))}, so it cannot be rebuilt; "
+        f"deploy it again (mike deploy {target.version}) or leave it out of --rebuild")
+
+
+def _dated(target: Target, deployed: Deployed, config: str, site: Path,
+           temp: Path) -> str | None:
+    """Build with the source commit's ``config`` and history; or why that cannot be."""
     assert deployed.source is not None
     with source_worktree(target.branch.repo, deployed.source) as tree:
         log.info(f"version {target.version}: its pages are dated by the history of commit "
                  f"{deployed.rev}, which mike deployed it from")
         replaced = Replaced({"site_url": target.url}, _options(target, temp))
         try:
-            _build(tree / target.config, site, replaced, target.version)
+            _build(tree / config, site, replaced, target.version)
         except ConfigError as error:
-            return f"the {target.config} of commit {deployed.rev} cannot be used: {error}"
+            return f"the {config} of commit {deployed.rev} cannot be used: {error}"
     return None
 
 
