@@ -96,19 +96,22 @@ class Tracker:
         if reads is None:
             return
         parts: dict[str, list[tuple[int, int]]] = {}
+        edited, self._edited = self._edited, None
         if self._objects.pending:
             whole, lines = self._objects.take()  # mkdocstrings' objects' source files
             reads |= whole
             self.api_files.update(whole, lines)
             for path, ranges in lines.items():
                 parts.setdefault(path, []).extend(ranges)
+            # A gen-files page that renders API objects is dated by them, as the same
+            # block on a written page is: its edit path is a link, not something shown.
+            edited = None
         if self._templates is not None and self._templates.pending:
             reads |= self._templates.take()  # macros' templates, cached by Jinja or not
         if self._click is not None:
             reads |= self._click.command_files(page.markdown or "")
-        if self._edited is not None:
-            reads.add(self._edited)
-            self._edited = None
+        if edited is not None:  # a generated page showing no API object: its edit path
+            reads.add(edited)
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)

@@ -3,7 +3,8 @@
 - mkdocs-macros: three pages include one template; Jinja reads it once and caches it, yet
   every page is dated by it (and by a template it includes in turn).
 - mkdocs-gen-files + mkdocs-literate-nav + mkdocstrings, the recipe of mkdocstrings' docs:
-  one generated page per module, each with ``set_edit_path``: dated by its module.
+  one generated page per module, each with ``set_edit_path``: dated by what it renders
+  of its module (a function added), as a written page is.
 - mkdocs-click: a page renders a group whose subcommand lives in another module.
 
 Each shared file changes after the pages; every expected date is git's own
@@ -103,6 +104,11 @@ mkdocs_gen_files.set_edit_path("changes.md", "../CHANGELOG.md")
 '''
 
 
+def _function(name: str) -> str:
+    """A public function appended to a module: rendered on its page."""
+    return f'\n\ndef {name}() -> None:\n    """{name}."""\n'
+
+
 def _gen_files_site(site: Site, ours_first: bool = False) -> Site:
     plugins: list[object] = [
         "search",
@@ -122,8 +128,8 @@ def _gen_files_site(site: Site, ours_first: bool = False) -> Site:
     site.repo.write("src/pkg/alpha.py", '"""Alpha."""\n\n\ndef one() -> int:\n    """One."""\n    return 1\n')
     site.repo.write("src/pkg/beta.py", '"""Beta."""\n\n\ndef two() -> int:\n    """Two."""\n    return 2\n')
     site.commit("site", day(1))
-    _touch(site, "src/pkg/alpha.py", day(4), "# alpha edited\n")
-    _touch(site, "src/pkg/beta.py", day(7), "# beta edited\n")
+    _touch(site, "src/pkg/alpha.py", day(4), _function("alpha_edited"))
+    _touch(site, "src/pkg/beta.py", day(7), _function("beta_edited"))
     _touch(site, "gen_ref_pages.py", day(10), "# the script, edited\n")
     _touch(site, "CHANGELOG.md", day(11), "\n- one change\n")
     return site
@@ -144,7 +150,7 @@ def test_generated_api_pages_are_dated_by_their_modules(site: Site, ours_first: 
     line = [m for m in built.infos() if " URLs in " in m][0]
     assert "1 omitted (generated, showing nothing git can date)" in line, line
     # A module edited later moves its page only.
-    _touch(site, "src/pkg/alpha.py", day(15), "# again\n")
+    _touch(site, "src/pkg/alpha.py", day(15), _function("again"))
     again = _lastmods(site.build(dirty=True))
     assert again["reference/pkg/alpha/"] == git_date(site.root, "src/pkg/alpha.py")
     assert again["reference/pkg/beta/"] == got["reference/pkg/beta/"]
