@@ -5,7 +5,8 @@
 - mkdocs-gen-files + mkdocs-literate-nav + mkdocstrings, the recipe of mkdocstrings' docs:
   one generated page per module, each with ``set_edit_path``: dated by what it renders
   of its module (a function added), as a written page is.
-- mkdocs-click: a page renders a group whose subcommand lives in another module.
+- mkdocs-click: a page renders a group whose subcommand lives in another module: dated
+  by the commands' docstrings in both.
 
 Each shared file changes after the pages; every expected date is git's own
 (``git log -1 --first-parent -- <file>``), in one build and under ``--dirty``.
@@ -32,6 +33,12 @@ def _lastmods(built: Built) -> dict[str, str | None]:
 def _touch(site: Site, rel: str, date: str, line: str) -> None:
     path = site.root / rel
     path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
+    site.commit(f"change {rel}", date)
+
+
+def _replace(site: Site, rel: str, old: str, new: str, date: str) -> None:
+    path = site.root / rel
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     site.commit(f"change {rel}", date)
 
 
@@ -214,15 +221,16 @@ def test_click_pages_are_dated_by_the_commands_they_render(site: Site, importabl
     site.repo.write("src/clipkg/db.py", DB)
     site.repo.write("src/clipkg/other.py", "X = 1\n")
     site.commit("site", day(1))
-    _touch(site, "src/clipkg/cli.py", day(3), "# cli edited\n")
+    _replace(site, "src/clipkg/cli.py", "Say hello.", "Say hello again.", day(3))
     import clipkg.cli  # noqa: F401 - imported before the build, as the project's own package is
 
     built = site.build(strict=True)
     assert "migrate" in (built.site_dir / "cli/index.html").read_text()
     got = _lastmods(built)
     assert got["cli/"] == git_date(site.root, "src/clipkg/cli.py")
-    # The subcommand's module, edited later, dates the page; a module it does not use does not.
-    _touch(site, "src/clipkg/db.py", day(6), "# db edited\n")
+    # The subcommand's docstring, edited later, dates the page; a module it does not use
+    # does not (the module stays imported: its lines do not move).
+    _replace(site, "src/clipkg/db.py", "Migrate.", "Migrate the data.", day(6))
     _touch(site, "src/clipkg/other.py", day(8), "# unused\n")
     got = _lastmods(site.build(strict=True))
     assert got["cli/"] == git_date(site.root, "src/clipkg/db.py")

@@ -13,6 +13,7 @@ them must move no page.
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterator
 
@@ -84,3 +85,122 @@ def test_a_generated_page_with_an_edit_path_is_dated_by_the_lines_it_renders(sit
     assert {page: got[page] for page in ("written/", "reference/plain/", "reference/edited/")} \
         == dict.fromkeys(("written/", "reference/plain/", "reference/edited/"), shown)
     assert got[""] == utc(day(1))
+
+
+# ------------------------------------------------------------------ mkdocs-click
+
+CLI = '''\
+import click
+
+LEVELS = ["low", "high"]
+
+
+def _louder(text):
+    return text.upper()
+
+
+@click.group()
+def cli():
+    """The tool."""
+
+
+@cli.command()
+@click.option("--level", type=click.Choice(LEVELS), help="How loud.")
+def hello(level):
+    """Say hello."""
+    click.echo(_louder(level))
+'''
+
+
+@pytest.fixture
+def clitool(site: Site) -> Iterator[None]:
+    """The project's ``src`` on sys.path, as an installed package would be; undone after."""
+    path = str(site.root / "src")
+    sys.path.insert(0, path)
+    yield
+    sys.path.remove(path)
+    _forget()
+
+
+def _forget() -> None:
+    """Drop the imported CLI: the next build imports it afresh, as ``mkdocs build`` does."""
+    for name in [m for m in sys.modules if m == "clitool" or m.startswith("clitool.")]:
+        del sys.modules[name]
+
+
+def _click_lastmods(site: Site) -> dict[str, str | None]:
+    _forget()
+    return _lastmods(site.build(strict=True))
+
+
+def test_click_pages_are_dated_by_the_lines_of_the_commands_they_render(
+        site: Site, clitool: None) -> None:
+    """dbt-bouncer's CLI page moved for a change to an internal function of its module."""
+    site.config["markdown_extensions"] = ["mkdocs-click"]
+    site.write_config()
+    site.page("cli.md", "# CLI\n\n::: mkdocs-click\n    :module: clitool.cli\n    :command: cli\n\n")
+    site.repo.write("src/clitool/__init__.py", "")
+    site.repo.write("src/clitool/cli.py", CLI)
+    site.commit("site", day(1))
+    cli = "src/clitool/cli.py"
+    _edit(site, cli, "How loud.", "How loud it says it.", day(3))  # an option's help
+    _edit(site, cli, "return text.upper()", "return text.upper() + '!'", day(6))  # internal
+    _edit(site, cli, "click.echo(_louder(level))", "click.echo(_louder(level or ''))",
+          day(8))  # the command's body: not rendered
+    _edit(site, cli, "import click\n", "import sys\n\nimport click\n", day(9))  # lines move
+    got = _click_lastmods(site)
+    assert got["cli/"] == utc(day(3))
+    # The docstring of a command, a value an option shows (its choices), a decorator.
+    for when, old, new in ((11, '"""Say hello."""', '"""Say hello, loudly."""'),
+                           (13, '["low", "high"]', '["low", "high", "max"]'),
+                           (15, "@click.group()", "@click.group(epilog='Bye.')")):
+        _edit(site, cli, old, new, day(when))
+        got = _click_lastmods(site)
+        assert got["cli/"] == utc(day(when)), (when, old)
+    assert "max" in (site.root / "site/cli/index.html").read_text()
+
+
+SHARED = '''\
+import click
+
+
+def verbose(func):
+    return click.option("--verbose", is_flag=True, help="Say more.")(func)
+'''
+
+TOOL = '''\
+import click
+
+from clitool.shared import verbose
+
+
+def _internal():
+    return 1
+
+
+@click.command()
+@verbose
+def tool(verbose):
+    """The tool."""
+'''
+
+
+def test_a_click_command_whose_options_are_declared_elsewhere_is_dated_by_its_file(
+        site: Site, clitool: None) -> None:
+    """An option added by a decorator from another module is not in the command's lines:
+    they would miss what it renders, so its whole file dates the page, said at DEBUG."""
+    site.config["markdown_extensions"] = ["mkdocs-click"]
+    site.write_config()
+    site.page("tool.md", "# Tool\n\n::: mkdocs-click\n    :module: clitool.tool\n"
+              "    :command: tool\n\n")
+    site.repo.write("src/clitool/__init__.py", "")
+    site.repo.write("src/clitool/shared.py", SHARED)
+    site.repo.write("src/clitool/tool.py", TOOL)
+    site.commit("site", day(1))
+    _edit(site, "src/clitool/tool.py", "return 1", "return 2", day(4))
+    _forget()
+    built = site.build(strict=True)
+    assert "Say more." in (built.site_dir / "tool/index.html").read_text()
+    assert _lastmods(built)["tool/"] == utc(day(4))
+    assert any("mkdocs-click command 'tool': '--verbose' is not in its decorators" in m
+               for m in built.messages(logging.DEBUG)), built.messages(logging.DEBUG)
