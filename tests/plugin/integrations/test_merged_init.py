@@ -101,3 +101,14 @@ def test_an_inherited_init_shows_nothing_under_1x(site: Site, tmp_path: Path) ->
     html = (site.root / "site/child/index.html").read_text()
     assert "wide" not in html and "Init" not in html  # what 1.7.0 renders
     assert _lastmod(site.root / "site") == utc(day(1))
+
+
+@pytest.mark.parametrize("version, rule", [
+    ("1.3.0", "own"), ("1.7.0", "own"), ("1.7.1", "all"), ("1.12.2", "all"),
+    ("1.13.0", "selected"), ("2.0.11", "selected"), (None, "selected"), ("dev", "selected")])
+def test_the_rule_of_each_release(version: str | None, rule: str) -> None:
+    """The boundaries read from each release's ``class`` template (1.7.0/1.7.1: members
+    to all_members; 1.12.2/1.13.0: the docstring only when selected)."""
+    from mkdocs_sitemap_pro.core.merged_init import rule_for
+
+    assert rule_for(version) == rule
