@@ -27,7 +27,7 @@ _VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
 
 
 def rule_for(version: str | None) -> InitRule:
-    """The rule of mkdocs-python ``version`` (None or unreadable: the newest)."""
+    """The rule of mkdocstrings-python ``version`` (None or unreadable: the newest)."""
     found = _VERSION.match(version or "")
     if found is None:
         return NEWEST
