@@ -8,7 +8,9 @@ function or class shows its signature, decorators included, and its docstring; a
 function without a docstring all of it (where its signature ends is not known); a class
 without one up to its first member; an attribute its whole statement (its value is
 shown) and its docstring; a module its docstring. With ``show_source`` every object shows
-all its lines; with ``merge_init_into_class`` a class shows its ``__init__`` too. A
+all its lines; with ``merge_init_into_class`` a class shows the ``__init__`` the
+installed handler merges (``core/merged_init.py``: its own, or an inherited one's
+signature and, as that version shows it, docstring). A
 docstring whose lines griffe does not know (griffe-typingdoc builds docstrings from
 ``Doc()`` annotations, without lines) counts as the object's own lines, signature through
 its end: more lines than shown, never the whole file. An object whose own lines griffe
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import os
 from typing import Any
+
+from mkdocs_sitemap_pro.core.merged_init import NEWEST, InitRule, merged_init
 
 __all__ = ["Ranges", "source_files", "shown_lines"]
 
@@ -47,9 +51,12 @@ def source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, bool, list
 
 
 def shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],
-                 ) -> list[tuple[str, Ranges | None]]:
+                *, init_rule: InitRule = NEWEST, inherited_init: bool = False,
+                ) -> list[tuple[str, Ranges | None]]:
     """(file, the lines of it the object shows; None: all of it), for an object rendered
-    (an alias: its final target, where it is defined)."""
+    (an alias: its final target, where it is defined). ``init_rule``: which ``__init__``
+    the installed handler merges into a class; ``inherited_init``: the block's
+    ``inherited_members`` selects ``__init__`` (see ``core/merged_init.py``)."""
     target, several, files = source_files(obj, where)
     if len(files) != 1 or several:
         return [(path, None) for path in files]  # none; a namespace package's folders
@@ -71,9 +78,11 @@ def shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, 
             for overload in getattr(target, "overloads", None) or ():
                 out.extend(shown_lines(overload, True, False, where))
         elif merge_init and getattr(target, "is_class", False):
-            init = target.all_members.get("__init__")
-            if init is not None:
+            init, with_doc = merged_init(target, init_rule, inherited_init)
+            if init is not None and with_doc:
                 out.extend(shown_lines(init, show_source, False, where))
+            elif init is not None:  # its signature (and source), not its docstring
+                out.extend(_signature_lines(init, show_source, where))
         return out
     except Exception:  # noqa: BLE001 - never fewer lines than shown: the whole file
         return [(path, None)]
@@ -111,6 +120,23 @@ def _own_lines(target: Any, show_source: bool, doc: Any, is_function: bool) -> R
                   and target.lineno < m.lineno <= end]
         return [(start, min(firsts) - 1 if firsts else end), *doc_lines]
     return [(start, end), *doc_lines]  # where a function's signature ends is not known
+
+
+def _signature_lines(function: Any, show_source: bool, where: dict[Any, list[str]],
+                     ) -> list[tuple[str, Ranges | None]]:
+    """A function's decorators and signature: up to its docstring, where griffe knows
+    it (else all of it); with ``show_source`` all of it."""
+    target, several, files = source_files(function, where)
+    if len(files) != 1 or several:
+        return [(path, None) for path in files]
+    lines = _own_lines(target, True, None, True)
+    if lines is None:
+        return [(files[0], None)]
+    start, end = lines[0]
+    doc = getattr(target, "docstring", None)
+    if not show_source and doc is not None and doc.lineno is not None and start < doc.lineno <= end:
+        end = doc.lineno - 1
+    return [(files[0], [(start, end)])]
 
 
 def _docstring_owner(target: Any, doc: Any) -> Any:

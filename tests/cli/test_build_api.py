@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_build import needs_zensical, run_build, zensical_build
-from tests.support.dates import D1, D2, D3, utc
+from tests.support.dates import D1, D2, D3, day, utc
 from tests.support.schemas import parse_sitemap
 from tests.support.sites import SITE_URL, Site
 
@@ -190,3 +190,20 @@ def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:
     assert api.shown("::: mpkg\n", lines=True) == (set(), {})  # submodules not rendered
     with_subs = "::: mpkg\n    options:\n      show_submodules: true\n"
     assert api.shown(with_subs, lines=True)[1][str(pkg / "sub" / "__init__.py")] == [(1, 1)]
+
+
+@needs_zensical
+def test_an_inherited_init_counts_what_the_installed_handler_shows(site, monkeypatch, capsys):
+    """mkdocstrings-python 2.x (installed here): a class merging the ``__init__`` it
+    inherits shows its signature, not its docstring (``core/merged_init.py``)."""
+    from tests.plugin.integrations.test_merged_init import PAGE, _site as merged_site
+
+    merged_site(site)
+    _site(site, "lines")
+    site.page("child.md", PAGE)
+    site.commit("build config", D1)  # mkdocs.yml and index.md: child.md is unchanged
+    zensical_build(site)
+    html = (site.root / "site" / "child" / "index.html").read_text()
+    assert "wide" in html and "Initialise" not in html
+    assert run_build(site, monkeypatch) == 0, capsys.readouterr().err
+    assert _dates(site)[SITE_URL + "child/"] == utc(day(4))

@@ -41,6 +41,7 @@ class Tracker:
                  lines: bool = False) -> None:
         self.observer = observer
         self._objects = RenderedObjects(config, observer, lines=lines)
+        self._written_lines = lines  # dependencies: lines
         self.api_files: set[str] = set()  # source files of API objects rendered (INFO line)
         # dependencies: lines: what a page's own text includes in part (snippets' line
         # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
@@ -79,6 +80,7 @@ class Tracker:
         self.shown: dict[str, Shown] = {}
         self._cached: set[str] = set()  # pages whose entry came from the cache
         self._edited: str | None = None  # the open page's edit path file (gen-files)
+        self._modules: frozenset[str] | None = None  # modules loaded when the page opened
         self.missing: list[str] = []  # pages neither rendered nor in the cache
 
     def open(self, page: Page) -> None:
@@ -87,6 +89,8 @@ class Tracker:
         self._objects.watch()
         if self._templates is not None:
             self._templates.watch()
+        if self._click is not None:
+            self._modules = self._click.modules_loaded()
         self._edited = (self._edit_paths.source_of(page.file)
                         if self._edit_paths is not None and page.file.generated_by else None)
 
@@ -96,19 +100,33 @@ class Tracker:
         if reads is None:
             return
         parts: dict[str, list[tuple[int, int]]] = {}
+        edited, self._edited = self._edited, None
         if self._objects.pending:
             whole, lines = self._objects.take()  # mkdocstrings' objects' source files
             reads |= whole
             self.api_files.update(whole, lines)
             for path, ranges in lines.items():
                 parts.setdefault(path, []).extend(ranges)
+            # A gen-files page that renders API objects is dated by them, as the same
+            # block on a written page is: its edit path is a link, not something shown.
+            edited = None
         if self._templates is not None and self._templates.pending:
             reads |= self._templates.take()  # macros' templates, cached by Jinja or not
-        if self._click is not None:
-            reads |= self._click.command_files(page.markdown or "")
-        if self._edited is not None:
-            reads.add(self._edited)
-            self._edited = None
+        if self._click is not None:  # mkdocs-click: the commands rendered, not the imports
+            if self._modules is not None:
+                reads -= self._click.imported_since(self._modules)
+                self._modules = None
+            if self._written_lines:
+                from mkdocs_sitemap_pro.plugin.integrations.click_lines import command_lines
+
+                whole, lines = command_lines(page.markdown or "")
+                reads |= whole
+                for path, ranges in lines.items():
+                    parts.setdefault(path, []).extend(ranges)
+            else:
+                reads |= self._click.command_files(page.markdown or "")
+        if edited is not None:  # a generated page showing no API object: its edit path
+            reads.add(edited)
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)

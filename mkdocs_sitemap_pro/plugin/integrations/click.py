@@ -1,4 +1,5 @@
-"""mkdocs-click: a page with a ``::: mkdocs-click`` block is dated by the command's code.
+"""mkdocs-click: a page with a ``::: mkdocs-click`` block is dated by the command's code
+(under ``dependencies: lines``, by its lines: ``click_lines``).
 
 The extension imports ``:module:`` and renders ``:command:`` and its subcommands; the
 module is usually imported long before (the project's own package), so no read is seen.
@@ -21,7 +22,8 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-__all__ = ["in_use", "command_files"]
+__all__ = ["in_use", "command_files", "rendered_commands", "is_click", "modules_loaded",
+           "imported_since"]
 
 _EXTENSION = "mkdocs-click"
 _MARK = "::: mkdocs-click"
@@ -41,18 +43,50 @@ def in_use(config: MkDocsConfig) -> bool:
 def command_files(markdown: str) -> set[str]:
     """The source files of every command the page's ``::: mkdocs-click`` blocks render."""
     files: set[str] = set()
+    for module_file, commands in rendered_commands(markdown):
+        if module_file:
+            files.add(module_file)
+        for command in commands:
+            for code in (getattr(command, "callback", None), type(command)):
+                path = _source_file(code)
+                if path is not None and not is_click(path):
+                    files.add(path)
+    return files
+
+
+def modules_loaded() -> frozenset[str]:
+    """The names of the modules imported so far (before a page converts)."""
+    return frozenset(sys.modules)
+
+
+def imported_since(before: frozenset[str]) -> set[str]:
+    """The source files of the modules imported since ``before``: the extension imports
+    ``:module:`` (and what it imports) while the page converts, and those reads are the
+    import's, not something the page shows."""
+    files: set[str] = set()
+    for name in set(sys.modules) - before:
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(path, str):
+            files.add(os.path.abspath(path))
+    return files
+
+
+def rendered_commands(markdown: str) -> list[tuple[str | None, list[Any]]]:
+    """Per ``::: mkdocs-click`` block of the page: (the file of its ``:module:``, every
+    command it renders, subcommands included)."""
+    found: list[tuple[str | None, list[Any]]] = []
     if _MARK not in markdown:
-        return files
+        return found
     for options in _blocks(markdown):
         module = sys.modules.get(str(options.get("module", "")))
         command = getattr(module, str(options.get("command", "")), None)
         if module is None or command is None:
             continue
         module_file = getattr(module, "__file__", None)
-        if module_file:
-            files.add(os.path.abspath(module_file))
-        _walk(command, options.get("show_hidden") is True, files, set())
-    return files
+        commands: list[Any] = []
+        _walk(command, options.get("show_hidden") is True, commands, set())
+        found.append((os.path.abspath(module_file) if module_file else None, commands))
+    return found
 
 
 def _blocks(markdown: str) -> Iterator[dict[str, Any]]:
@@ -77,17 +111,14 @@ def _blocks(markdown: str) -> Iterator[dict[str, Any]]:
         yield options
 
 
-def _walk(command: Any, show_hidden: bool, files: set[str], seen: set[int]) -> None:
-    """Add the files of ``command`` and of the subcommands the extension renders."""
+def _walk(command: Any, show_hidden: bool, commands: list[Any], seen: set[int]) -> None:
+    """Add ``command`` and the subcommands the extension renders under it."""
     if id(command) in seen or (getattr(command, "hidden", False) and not show_hidden):
         return  # a hidden command is left out with everything under it
     seen.add(id(command))
-    for code in (getattr(command, "callback", None), type(command)):
-        path = _source_file(code)
-        if path is not None and not _is_click(path):
-            files.add(path)
+    commands.append(command)
     for sub in _subcommands(command):
-        _walk(sub, show_hidden, files, seen)
+        _walk(sub, show_hidden, commands, seen)
 
 
 def _subcommands(command: Any) -> list[Any]:
@@ -118,7 +149,7 @@ def _source_file(code: Any) -> str | None:
     return os.path.abspath(path) if path else None
 
 
-def _is_click(path: str) -> bool:
+def is_click(path: str) -> bool:
     """Whether a file is part of click itself (its decorators, its Group class)."""
     click = sys.modules.get("click")
     folder = os.path.dirname(getattr(click, "__file__", "") or "")

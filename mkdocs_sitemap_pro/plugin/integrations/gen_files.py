@@ -2,8 +2,10 @@
 
 A gen-files script writes pages into a temporary folder (``File.generated_by`` is
 ``mkdocs-gen-files``): their source has no history, so such a page is dated by what it
-renders (mkdocstrings' objects, includes) and, when the script called ``set_edit_path``,
-by the file that path names, when it is a file of the project: the path is taken
+renders (mkdocstrings' objects, includes) and, when it renders no API object and the
+script called ``set_edit_path``, by the file that path names (a page whose ``:::``
+block renders objects is dated by their lines, as a written page is: the edit path is a
+link, not something shown), when it is a file of the project: the path is taken
 relative to docs_dir, as gen-files' own docs write it (``../src/pkg/mod.py``), else
 relative to the project folder (the older recipe's ``src/pkg/mod.py``). gen-files keeps
 the edit paths in its plugin instance's private ``_edit_paths`` (by src_uri, made in its

@@ -22,6 +22,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
+from mkdocs_sitemap_pro.core.merged_init import (NEWEST, installed_version, rule_for,
+                                                 selects_init)
 from mkdocs_sitemap_pro.core.reads import Observer
 from mkdocs_sitemap_pro.core.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
@@ -42,12 +44,19 @@ class RenderedObjects:
         self._headings: list[tuple[Any, str]] = []  # (original collect, heading id)
         self._show_source = False  # a block of the page shows its objects' source
         self._merge_init = False  # a block of the page merges ``__init__`` into classes
+        self._inherited_init = False  # a block's ``inherited_members`` selects ``__init__``
+        self._init_rule = NEWEST  # which ``__init__`` the installed handler merges
         self._where: dict[Any, list[str]] = {}  # a griffe ``filepath`` -> the files found
         self.template_folders: list[str] = []
         self._plugin = config.plugins.get(_PLUGIN)  # None once its handlers are wrapped
         custom = getattr(self._plugin, "config", {}).get("custom_templates")
         if custom:
             self.template_folders.append(os.path.abspath(custom))
+        if self._plugin is not None and lines:
+            version = installed_version()
+            self._init_rule = rule_for(version)
+            log.debug(f"mkdocstrings-python {version or '(version unknown)'}: a class "
+                      f"merges its __init__ by the rule '{self._init_rule}'")
 
     def watch(self) -> None:
         """Before the first page converts: wrap mkdocstrings' handlers, which it makes
@@ -82,6 +91,7 @@ class RenderedObjects:
                 if self._lines:
                     self._show_source |= _option(options, "show_source")
                     self._merge_init |= _option(options, "merge_init_into_class")
+                    self._inherited_init |= _selects_init(options)
             return data
 
         def wrapped_headings() -> Any:
@@ -115,8 +125,9 @@ class RenderedObjects:
         # A block's object has a heading too: each object once.
         objects = list({id(obj): obj for obj in objects}.values())
         show_source, merge_init = self._show_source, self._merge_init
+        inherited_init = self._inherited_init
         self._collected, self._headings = [], []
-        self._show_source = self._merge_init = False
+        self._show_source = self._merge_init = self._inherited_init = False
         files: set[str] = set()
         where = self._where
         if not self._lines:
@@ -125,7 +136,9 @@ class RenderedObjects:
             return files, {}
         parts: dict[str, Ranges] = {}
         for obj in objects:
-            for path, ranges in shown_lines(obj, show_source, merge_init, where):
+            for path, ranges in shown_lines(obj, show_source, merge_init, where,
+                                            init_rule=self._init_rule,
+                                            inherited_init=inherited_init):
                 if ranges is None:
                     files.add(path)
                 else:
@@ -136,6 +149,18 @@ class RenderedObjects:
             if path not in files and merged:
                 shown[path] = list(merged)
         return files, shown
+
+
+def _selects_init(options: Any) -> bool:
+    """Whether a block's ``inherited_members`` selects an inherited ``__init__``;
+    unknown: True (its docstring counted: more lines, never fewer)."""
+    try:
+        if isinstance(options, Mapping):
+            return "inherited_members" not in options or selects_init(
+                options["inherited_members"])
+        return selects_init(getattr(options, "inherited_members", True))
+    except Exception:  # noqa: BLE001 - an options object of another kind
+        return True
 
 
 def _option(options: Any, name: str) -> bool:

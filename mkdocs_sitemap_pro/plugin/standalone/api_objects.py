@@ -33,6 +33,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]
 
 from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
+from mkdocs_sitemap_pro.core.merged_init import installed_version, rule_for, selects_init
 from mkdocs_sitemap_pro.core.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -93,6 +94,9 @@ class ApiObjects:
         self._loader: Any = None  # griffe's loader, made at the first block
         self._griffe = True
         self._where: dict[Any, list[str]] = {}
+        # Which ``__init__`` a class merges: the rule of the installed handler (Zensical
+        # renders with it), else the newest.
+        self._init_rule = rule_for(installed_version())
         self.files: set[str] = set()  # every source file shown, of every page
 
     def shown(self, text: str, *, lines: bool) -> tuple[set[str], dict[str, Ranges]]:
@@ -117,11 +121,14 @@ class ApiObjects:
             return
         show_source = bool(options.get("show_source", True))
         merge_init = bool(options.get("merge_init_into_class", False))
+        inherited_init = selects_init(options.get("inherited_members", False))
         for item in _rendered(obj, options, root=True):
             if not lines:
                 files.update(source_files(item, self._where)[2])
                 continue
-            for path, ranges in shown_lines(item, show_source, merge_init, self._where):
+            for path, ranges in shown_lines(item, show_source, merge_init, self._where,
+                                            init_rule=self._init_rule,
+                                            inherited_init=inherited_init):
                 if ranges is None:
                     files.add(path)
                 else:

@@ -3,8 +3,10 @@
 - mkdocs-macros: three pages include one template; Jinja reads it once and caches it, yet
   every page is dated by it (and by a template it includes in turn).
 - mkdocs-gen-files + mkdocs-literate-nav + mkdocstrings, the recipe of mkdocstrings' docs:
-  one generated page per module, each with ``set_edit_path``: dated by its module.
-- mkdocs-click: a page renders a group whose subcommand lives in another module.
+  one generated page per module, each with ``set_edit_path``: dated by what it renders
+  of its module (a function added), as a written page is.
+- mkdocs-click: a page renders a group whose subcommand lives in another module: dated
+  by the commands' docstrings in both.
 
 Each shared file changes after the pages; every expected date is git's own
 (``git log -1 --first-parent -- <file>``), in one build and under ``--dirty``.
@@ -31,6 +33,12 @@ def _lastmods(built: Built) -> dict[str, str | None]:
 def _touch(site: Site, rel: str, date: str, line: str) -> None:
     path = site.root / rel
     path.write_text(path.read_text(encoding="utf-8") + line, encoding="utf-8")
+    site.commit(f"change {rel}", date)
+
+
+def _replace(site: Site, rel: str, old: str, new: str, date: str) -> None:
+    path = site.root / rel
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     site.commit(f"change {rel}", date)
 
 
@@ -103,6 +111,11 @@ mkdocs_gen_files.set_edit_path("changes.md", "../CHANGELOG.md")
 '''
 
 
+def _function(name: str) -> str:
+    """A public function appended to a module: rendered on its page."""
+    return f'\n\ndef {name}() -> None:\n    """{name}."""\n'
+
+
 def _gen_files_site(site: Site, ours_first: bool = False) -> Site:
     plugins: list[object] = [
         "search",
@@ -122,8 +135,8 @@ def _gen_files_site(site: Site, ours_first: bool = False) -> Site:
     site.repo.write("src/pkg/alpha.py", '"""Alpha."""\n\n\ndef one() -> int:\n    """One."""\n    return 1\n')
     site.repo.write("src/pkg/beta.py", '"""Beta."""\n\n\ndef two() -> int:\n    """Two."""\n    return 2\n')
     site.commit("site", day(1))
-    _touch(site, "src/pkg/alpha.py", day(4), "# alpha edited\n")
-    _touch(site, "src/pkg/beta.py", day(7), "# beta edited\n")
+    _touch(site, "src/pkg/alpha.py", day(4), _function("alpha_edited"))
+    _touch(site, "src/pkg/beta.py", day(7), _function("beta_edited"))
     _touch(site, "gen_ref_pages.py", day(10), "# the script, edited\n")
     _touch(site, "CHANGELOG.md", day(11), "\n- one change\n")
     return site
@@ -144,7 +157,7 @@ def test_generated_api_pages_are_dated_by_their_modules(site: Site, ours_first: 
     line = [m for m in built.infos() if " URLs in " in m][0]
     assert "1 omitted (generated, showing nothing git can date)" in line, line
     # A module edited later moves its page only.
-    _touch(site, "src/pkg/alpha.py", day(15), "# again\n")
+    _touch(site, "src/pkg/alpha.py", day(15), _function("again"))
     again = _lastmods(site.build(dirty=True))
     assert again["reference/pkg/alpha/"] == git_date(site.root, "src/pkg/alpha.py")
     assert again["reference/pkg/beta/"] == got["reference/pkg/beta/"]
@@ -208,15 +221,16 @@ def test_click_pages_are_dated_by_the_commands_they_render(site: Site, importabl
     site.repo.write("src/clipkg/db.py", DB)
     site.repo.write("src/clipkg/other.py", "X = 1\n")
     site.commit("site", day(1))
-    _touch(site, "src/clipkg/cli.py", day(3), "# cli edited\n")
+    _replace(site, "src/clipkg/cli.py", "Say hello.", "Say hello again.", day(3))
     import clipkg.cli  # noqa: F401 - imported before the build, as the project's own package is
 
     built = site.build(strict=True)
     assert "migrate" in (built.site_dir / "cli/index.html").read_text()
     got = _lastmods(built)
     assert got["cli/"] == git_date(site.root, "src/clipkg/cli.py")
-    # The subcommand's module, edited later, dates the page; a module it does not use does not.
-    _touch(site, "src/clipkg/db.py", day(6), "# db edited\n")
+    # The subcommand's docstring, edited later, dates the page; a module it does not use
+    # does not (the module stays imported: its lines do not move).
+    _replace(site, "src/clipkg/db.py", "Migrate.", "Migrate the data.", day(6))
     _touch(site, "src/clipkg/other.py", day(8), "# unused\n")
     got = _lastmods(site.build(strict=True))
     assert got["cli/"] == git_date(site.root, "src/clipkg/db.py")
