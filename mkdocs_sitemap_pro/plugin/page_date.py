@@ -23,6 +23,7 @@ from mkdocs_sitemap_pro.core.protocol import latest_allowed, lastmod_text, utc_k
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.theme import material_like
 
 __all__ = ["PageDates", "report"]
 
@@ -37,9 +38,10 @@ class PageDates:
                  build_time: dt.datetime) -> None:
         self._format = options.lastmod_format
         self._latest = latest_allowed(build_time)
-        # revision_date is Material's; other themes print sitemap_lastmod (the docs'
-        # override), so Babel is imported only where Material, which installs it, is.
-        self._show = options.show_date and config.theme.name == "material"
+        # revision_date is Material's (and MaterialX's); other themes print
+        # sitemap_lastmod (the docs' override), so Babel is imported only where Material,
+        # which installs it, is.
+        self._show = options.show_date and material_like(config)
         self.in_heads = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
         self._lastmods: dict[Lastmod, str | None] = {}  # date -> its <lastmod> text
