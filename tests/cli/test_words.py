@@ -84,3 +84,19 @@ def test_a_one_page_site_under_an_index_says_1_url_in_1_file(site):  # type: ign
     assert summary and summary[0].startswith("sitemap-pro: 1 URL in 1 file ("), built.infos()
     view = (built.site_dir / "sitemap.html").read_text(encoding="utf-8")
     assert '<strong class="count">1</strong> URL in 1 file, ' in view, view[:2000]
+
+
+def test_an_import_hook_path_is_no_file_a_page_read(tmp_path):  # type: ignore[no-untyped-def]
+    """setuptools' editable finder entry on sys.path, tried as a path: not recorded."""
+    from mkdocs_sitemap_pro.core.reads import Observer
+
+    real = tmp_path / "part.md"
+    real.write_text("x")
+    observer = Observer()
+    observer.open()
+    try:
+        open(tmp_path / "__editable__.pkg-1.0.finder.__path_hook__")
+    except OSError:
+        pass
+    real.read_text()
+    assert observer.close() == {str(real)}
