@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.core.changes import Change, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 
@@ -41,10 +42,15 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
             "or, when both have the manifest, other content for a file dated as the page "
             "is. A lastmod that went back is listed as 'backwards'."
         ),
+        epilog=(
+            "example: what the next deploy changes, against the live site:\n"
+            "  mkdocs-sitemap-pro changes https://example.com/sitemap.xml site/"
+        ),
+        formatter_class=WithExamples,
     )
     command.add_argument("old", metavar="OLD", help="the earlier tree")
     command.add_argument("new", metavar="NEW", help="the later tree")
-    command.add_argument("--json", action="store_true", help="one JSON record per line")
+    command.add_argument("--json", action="store_true", help="one JSON object per change, one per line (JSON Lines, as check --json)")
     add_reading_options(command)
     command.set_defaults(run=run)
 
@@ -91,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         old, new = read_pair(args.old, args.new, options_of(args))
     except CheckError as error:
+        if args.json:  # as check --json says it could not run
+            print(json.dumps({"old": args.old, "new": args.new, "status": 2, "error": str(error)}))
         print(f"mkdocs-sitemap-pro changes: cannot compare: {error}", file=sys.stderr)
         return 2
     changes = compare(old, new)

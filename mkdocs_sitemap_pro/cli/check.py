@@ -12,6 +12,7 @@ import os
 import sys
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
+from mkdocs_sitemap_pro.core.words import counted as _plural
 
 __all__ = ["register", "run"]
 
@@ -33,7 +34,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     command.add_argument("--site-url", metavar="URL",
                          help="the URL the folder is published at (default: read from the "
                               "folder's robots.txt; for a URL, the URL's folder)")
-    command.add_argument("--json", action="store_true", help="print the report as JSON")
+    command.add_argument("--json", action="store_true", help="print the report as one JSON object on one line "
+                              "(JSON Lines, as changes --json)")
     command.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
     command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
                          help="per HTTP request (default: 10)")
@@ -53,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"target": args.target, "status": 2, "error": str(error)}))
         print(f"mkdocs-sitemap-pro check: could not check: {error}", file=sys.stderr)
         return 2
-    text = json.dumps(report.as_dict(args.strict), indent=2, ensure_ascii=False) if args.json \
+    # --json is JSON Lines, as changes --json is: the report is one object on one line.
+    text = json.dumps(report.as_dict(args.strict), ensure_ascii=False) if args.json \
         else _text(report)
     try:
         print(text)
@@ -61,10 +64,6 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `check … | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.status(args.strict)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _text(report: Report) -> str:

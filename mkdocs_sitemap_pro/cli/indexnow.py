@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from mkdocs_sitemap_pro.cli.changes import add_reading_options, options_of, warn_backwards
+from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.core.changes import NoSitemap, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError
 from mkdocs_sitemap_pro.core.indexnow import (
@@ -29,6 +30,7 @@ from mkdocs_sitemap_pro.core.indexnow import (
     post,
     uncovered,
 )
+from mkdocs_sitemap_pro.core.words import counted as _plural
 
 __all__ = ["register", "run"]
 
@@ -47,6 +49,11 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
             "IndexNow endpoint (Bing, Yandex, Naver, Seznam, Yep share what one receives). "
             "Run it after the deploy: the engines fetch the key file and the pages."
         ),
+        epilog=(
+            "example: the previous deploy's site kept in old-site/, after deploying site/:\n"
+            "  mkdocs-sitemap-pro indexnow site/ --since old-site/ --dry-run"
+        ),
+        formatter_class=WithExamples,
     )
     command.add_argument("site_dir", metavar="SITE_DIR", help="the built (and deployed) site")
     command.add_argument("--since", metavar="OLD",
@@ -64,10 +71,6 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
                          help="with no previous sitemap (a first deploy), submit every URL")
     add_reading_options(command)
     command.set_defaults(run=run)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _say(message: str) -> None:
@@ -99,7 +102,8 @@ def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
     if not args.all:
         _say(f"a first deploy ({reason}): nothing submitted; pass --all to submit every URL")
         return []
-    _say(f"a first deploy ({reason}): every URL submitted (--all)")
+    verb = "would be submitted (--all, --dry-run)" if args.dry_run else "submitted (--all)"
+    _say(f"a first deploy ({reason}): every URL {verb}")
     return list(new.urls)
 
 
@@ -139,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     sent = 0
     for number, request in enumerate(requests, start=1):
         count = len(request.body["urlList"])  # type: ignore[arg-type]
-        where = f"request {number} of {len(requests)} ({count:,} URLs of {request.host})"
+        where = f"request {number} of {len(requests)} ({_plural(count, 'URL')} of {request.host})"
         status: int | None = None
         try:
             status = post(request, args.timeout)
@@ -152,8 +156,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         left = len(urls) - sent - count
         _say(f"{where}: {message}")
-        _say(f"{sent:,} URLs were received and are not sent again; this request's {count:,} "
+        were, are = ("was", "is") if sent == 1 else ("were", "are")
+        _say(f"{_plural(sent, 'URL')} {were} received and {are} not sent again; this "
+             f"request's {count:,} "
              f"and {left:,} more were not received: nothing further sent")
         return 1
-    _say(f"{sent:,} URLs submitted to {args.endpoint}")
+    _say(f"{_plural(sent, 'URL')} submitted to {args.endpoint}")
     return 0

@@ -36,6 +36,12 @@ _WRITE_MODES = frozenset("wax+")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
 
 
+# setuptools' editable installs put ``__editable__.<dist>.finder.__path_hook__`` on
+# sys.path: a name for their import hook, which the import system may try to open as a
+# path. It is no file a page read (it was logged as an untracked one).
+_IMPORT_HOOK = "__path_hook__"
+
+
 class Observer:
     """The reads of one page at a time, by the thread that opened the page's window."""
 
@@ -90,6 +96,8 @@ class Observer:
         if not (text[:1] == os.sep == "/" and "/." not in text and "//" not in text
                 and text[-1] != "/"):
             text = os.path.abspath(text)
+        if text.endswith(_IMPORT_HOOK):  # an import system's sys.path entry, no file
+            return
         reads.add(text)
 
 

@@ -38,6 +38,7 @@ from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
 from mkdocs_sitemap_pro.plugin import deploys
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.core.words import counted
 
 __all__ = ["BuildHistory"]
 
@@ -55,8 +56,8 @@ class _Steps(NamedTuple):
 
 _HOW = {
     "kept": "the map kept for this HEAD (no git log)",
-    "forward": "the kept map brought forward, {} new commits read",
-    "full": "walked, {} commits read",
+    "forward": "the kept map brought forward, {} read",
+    "full": "walked, {} read",
     "none": "not read",
 }
 
@@ -171,7 +172,8 @@ class BuildHistory:
                                         warnings=("git history could not be read",))
         if result.key is not None:
             self._known = result
-        log.debug(f"git history: {_HOW[result.made].format(result.commits_read)}")
+        log.debug("git history: " + _HOW[result.made].format(
+            counted(result.commits_read, "new commit" if result.made == "forward" else "commit")))
         warnings = [message for level, message in self._said if level >= logging.WARNING]
         for level, message in self._said:
             if level < logging.WARNING:

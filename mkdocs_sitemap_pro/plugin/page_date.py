@@ -20,14 +20,17 @@ from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.html_head import add_meta_property
 from mkdocs_sitemap_pro.core.protocol import latest_allowed, lastmod_text, utc_key
+from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.plugin.theme import material_like
 
 __all__ = ["PageDates", "report"]
 
 _THEIR_PLUGIN = "git-revision-date-localized"
 _THEIR_DATE = "git_revision_date_localized_raw_iso_date"  # YYYY-MM-DD, their time zone
+_THEIR_HTML = 'class="git-revision-date-localized-plugin '  # their date, as a page shows it
 
 
 class PageDates:
@@ -37,9 +40,10 @@ class PageDates:
                  build_time: dt.datetime) -> None:
         self._format = options.lastmod_format
         self._latest = latest_allowed(build_time)
-        # revision_date is Material's; other themes print sitemap_lastmod (the docs'
-        # override), so Babel is imported only where Material, which installs it, is.
-        self._show = options.show_date and config.theme.name == "material"
+        # revision_date is Material's (and MaterialX's); other themes print
+        # sitemap_lastmod (the docs' override), so Babel is imported only where Material,
+        # which installs it, is.
+        self._show = options.show_date and material_like(config)
         self.in_heads = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
         self._lastmods: dict[Lastmod, str | None] = {}  # date -> its <lastmod> text
@@ -48,7 +52,10 @@ class PageDates:
         theirs = config.plugins.get(_THEIR_PLUGIN)
         self.theirs = self._show and theirs is not None and bool(
             getattr(theirs, "config", {}).get("enabled", True))
-        self.compared = self.differ = 0  # pages with their date, and where it differs
+        # Pages that show their date, where it differs, and pages that show none (a
+        # template without the "last update" fact): counted from the written HTML.
+        self.compared = self.differ = self.unshown = 0
+        self._differs: dict[str, bool] = {}  # src_uri -> their day is not the sitemap's
 
     def show(self, page: Page, when: Lastmod) -> None:
         """Before the page's template renders: its sitemap date in its meta."""
@@ -69,8 +76,19 @@ class PageDates:
         if "revision_date" not in meta:
             meta["revision_date"] = self._localized(text[:10], _locale(page, self._language))
         if self.theirs and isinstance(theirs := meta.get(_THEIR_DATE), str):
+            self._differs[page.file.src_uri] = theirs[:10] != text[:10]
+
+    def shown(self, page: Page, output: str) -> None:
+        """After the page is rendered: count its date as shown (and whether it differs)
+        only where the HTML shows their date; a page that shows none is counted apart."""
+        differs = self._differs.pop(page.file.src_uri, None)
+        if differs is None:
+            return
+        if _THEIR_HTML in output:
             self.compared += 1
-            self.differ += theirs[:10] != text[:10]
+            self.differ += differs
+        else:
+            self.unshown += 1
 
     def in_head(self, page: Page, output: str, written_end: int | None = None) -> str:
         """The rendered page with ``article:modified_time`` in its head (once);
@@ -106,9 +124,13 @@ def report(builds: list[PageDates]) -> None:
     if not compared:
         return
     differ = sum(each.differ for each in shown)
+    unshown = sum(each.unshown for each in shown)
+    none = f"; {counted(unshown, 'page')} show{'s' if unshown == 1 else ''} no date " \
+        "(its template has no last-update fact)" if unshown else ""
     log.info(
         f"show_date: mkdocs-git-revision-date-localized-plugin is enabled, so pages show "
-        f"its date, which differs from the sitemap's on {differ:,} of {compared:,} pages; "
+        f"its date, which differs from the sitemap's on {differ:,} of the "
+        f"{counted(compared, 'page')} that show it{none}; "
         f"to show the sitemap's date, set 'enabled: false' under {_THEIR_PLUGIN} in the "
         "plugins of mkdocs.yml, or remove it"
     )

@@ -148,6 +148,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return None
         end = written_head_end(output)  # found once for both (our tag changes no directive)
         self._build.collector.record(page, read_head(output, end))
+        self._build.page_dates.shown(page, output)
         if self._build.page_dates.in_heads:
             output = self._build.page_dates.in_head(page, output, end)
         return output

@@ -15,6 +15,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin.dating import Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection
+from mkdocs_sitemap_pro.core.words import counted as _count
 
 log = get_plugin_logger("sitemap-pro")
 
@@ -113,9 +114,4 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
     for reason, count in dated.omitted.most_common():
         parts.append(f"{count:,} omitted ({reason})")
     lastmods = "; lastmod: " + ", ".join(parts) if parts else ""
-    return f"{report.url_count:,} URLs in {_count(shards, 'file')} ({where}){lastmods}"
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 file``, ``3 files``."""
-    return f"{number:,} {noun}" if number == 1 else f"{number:,} {noun}s"
+    return f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} ({where}){lastmods}"

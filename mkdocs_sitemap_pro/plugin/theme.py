@@ -12,6 +12,9 @@ from mkdocs.structure.files import Files
 from mkdocs_sitemap_pro.plugin.report import log
 
 _TEMPLATE = "sitemap.xml"
+# Material for MkDocs and MaterialX (mkdocs-materialx, a maintained fork of Material 9.7):
+# the same page templates' variables and the same instant navigation.
+_MATERIAL_LIKE = frozenset({"material", "materialx"})
 _MKDOCS_TEMPLATES = Path(mkdocs.__file__).resolve().parent / "templates"
 
 
@@ -49,11 +52,17 @@ def _in_theme(path: str | None, dirs: list[str]) -> bool:
     return any(folder == Path(d).resolve() for d in dirs)
 
 
+def material_like(config: MkDocsConfig) -> bool:
+    """Whether the theme is Material for MkDocs or a fork that works as it does
+    (MaterialX): the one rule for ``show_date`` and the instant-navigation advice."""
+    return config.theme.name in _MATERIAL_LIKE
+
+
 def warn_about_instant_navigation(config: MkDocsConfig, filename: str, is_index: bool) -> None:
     """Material's instant navigation reads sitemap.xml as a urlset: say what breaks."""
     theme = config.theme
     features = theme.get("features") or []
-    if theme.name != "material" or "navigation.instant" not in features:
+    if not material_like(config) or "navigation.instant" not in features:
         return
     if filename != _TEMPLATE:
         log.warning(

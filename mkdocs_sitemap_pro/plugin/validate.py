@@ -12,6 +12,7 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, check
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.core.words import counted
 
 __all__ = ["check_written"]
 
@@ -26,4 +27,5 @@ def check_written(site_dir: Path, site_url: str, filename: str) -> None:
         return
     for finding in report.shown():
         log.warning(f"validate: {finding.file}: {finding.message} [{finding.rule}]")
-    log.debug(f"validate: {len(report.files)} sitemap files, {report.url_count} URLs checked")
+    log.debug(f"validate: {counted(len(report.files), 'sitemap file')}, "
+              f"{counted(report.url_count, 'URL')} checked")

@@ -154,7 +154,10 @@ def test_a_tree_that_cannot_be_read_exits_2(tmp_path, capsys):
     (old / "sitemap-2.xml").unlink()
     assert main(["changes", str(old), str(new), "--json"]) == 2
     captured = capsys.readouterr()
-    assert captured.out == ""
+    # JSON Lines, as check --json: the one line says it could not run.
+    assert json.loads(captured.out) == {"old": str(old), "new": str(new), "status": 2,
+                                        "error": json.loads(captured.out)["error"]}
+    assert captured.out.count("\n") == 1
     assert "could not be read whole: sitemap-2.xml: " in captured.err
     write_tree(old, {"sitemap-2.xml": "<urlset"})
     assert main(["changes", str(old), str(new)]) == 2

@@ -241,7 +241,7 @@ def test_long_history_is_walked_once_then_brought_forward(site: Site, tmp_path: 
     built = site.build(strict=True, env=calls.env)
     assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(day(400))
     debug = built.messages(logging.DEBUG)
-    assert "sitemap-pro: git history: the kept map brought forward, 1 new commits read" in debug, debug
+    assert "sitemap-pro: git history: the kept map brought forward, 1 new commit read" in debug, debug
     assert int(site.repo.git("rev-list", "--count", "HEAD")) == 50_004
     assert os.path.exists(site.root / "old" / "notes.md")
 

@@ -65,7 +65,7 @@ def test_a_second_build_runs_no_git_log_and_a_new_commit_is_read_alone(
     third = site.cli("build", "-v", env=calls.env)
     assert third.returncode == 0, third.stderr
     assert len(git_logs(calls)) == 1
-    assert "git history: the kept map brought forward, 1 new commits read" in third.stderr, third.stderr[-3000:]
+    assert "git history: the kept map brought forward, 1 new commit read" in third.stderr, third.stderr[-3000:]
     urls = site.build().sitemap()
     assert urls[SITE_URL]["lastmod"] == utc(day(300)) == git_date(site.root, "docs/index.md")
     assert urls[SITE_URL + "a/"]["lastmod"] == utc(D2)

@@ -191,7 +191,7 @@ def test_beside_git_revision_date_localized_its_date_is_shown_and_the_difference
     shown = {loc: shown_update(page_html(built, loc)) for loc in urls}
     if theirs_enabled:
         assert len(said) == 1, said
-        assert "on 1 of 3 pages" in said[0] and "enabled: false" in said[0]
+        assert "on 1 of the 3 pages that show it;" in said[0] and "enabled: false" in said[0]
         # Their values are shown as they made them: the page's own file's date.
         assert shown[SITE_URL + "included/"] == day(1)[:10]
         assert shown[SITE_URL] == day(1)[:10]
@@ -224,7 +224,7 @@ def test_a_translated_page_shows_the_date_in_its_language(site: Site, theirs: bo
     if theirs:
         # Theirs is shown (by author date, a day earlier); said once for both languages.
         assert english == long_date(day(61), "en") and german == "2. März 2024"
-        assert len(said) == 1 and "on 2 of 2 pages" in said[0], said
+        assert len(said) == 1 and "on 2 of the 2 pages that show it;" in said[0], said
         return
     assert said == []
     assert english == long_date(urls[SITE_URL]["lastmod"], "en")
@@ -269,3 +269,32 @@ def test_nothing_is_shown_or_logged_when_both_options_are_off(site: Site) -> Non
         assert update in (None, "the day it was proofread"), loc
     assert not [r for r in built.records if r.levelno >= logging.INFO
                 and "git-revision-date-localized" in r.getMessage()]
+
+
+def test_the_show_date_count_is_of_pages_that_show_a_date(site: Site) -> None:
+    """A page whose template shows no date is not counted as differing (issue 41): the
+    INFO line counts what differs where it is seen, and says how many show none."""
+    site.config["theme"] = {"name": "material", "custom_dir": "overrides"}
+    site.config["markdown_extensions"] = ["pymdownx.snippets"]
+    site.config["plugins"] = [
+        {"git-revision-date-localized": {"type": "iso_date"}},
+        {"sitemap-pro": {"show_date": True}},
+    ]
+    site.write_config()
+    site.repo.write("overrides/bare.html",
+                    "{% extends 'main.html' %}{% block content %}{{ page.content }}{% endblock %}")
+    site.page("index.md", "# Home\n")
+    site.page("included.md", '# Included\n\n--8<-- "parts/a.md"\n')
+    site.page("bare.md", '---\ntemplate: bare.html\n---\n# Bare\n\n--8<-- "parts/a.md"\n')
+    site.repo.write("parts/a.md", "Part A.\n")
+    site.commit("pages", day(1), author_date=day(1))
+    site.repo.write("parts/a.md", "Part A, changed.\n")
+    site.commit("part a", day(40), author_date=day(40))
+    built = site.build()
+    assert built.error is None, built.messages()
+    shown = {loc: shown_update(page_html(built, loc)) for loc in built.sitemap()}
+    assert shown[SITE_URL + "bare/"] is None and shown[SITE_URL + "included/"] == day(1)[:10]
+    said = [m for m in built.infos() if "git-revision-date-localized" in m]
+    assert len(said) == 1, said
+    assert "differs from the sitemap's on 1 of the 2 pages that show it; 1 page shows no " \
+        "date" in said[0], said[0]

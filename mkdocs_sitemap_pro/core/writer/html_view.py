@@ -22,6 +22,7 @@ from mkdocs_sitemap_pro.core.urls import xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
 from mkdocs_sitemap_pro.core.writer.view_dates import UTC_TEXT, date_cell, day_text
+from mkdocs_sitemap_pro.core.words import counted
 
 __all__ = ["GENERATOR", "ViewFile", "index_page", "is_ours", "is_ours_text", "remove_stale_views",
            "stage_views", "view_name"]
@@ -240,7 +241,8 @@ def index_page(files: list[ViewFile], title: str, xml_name: str,
     ]
     head = ('<tr><th scope="col">File</th><th scope="col" class="num">URLs</th>'
             '<th scope="col">Last modified</th><th scope="col">XML</th></tr>')
-    summary = (f'<strong class="count">{total:,}</strong> URLs in {len(files):,} files, '
+    summary = (f'<strong class="count">{total:,}</strong> URL{"" if total == 1 else "s"} '
+               f'in {counted(len(files), "file")}, '
                f'listed by <a href="{escape(xml_name)}">{escape(xml_name)}</a>')
     before, after = _frame(f"{title} · sitemap index", title, summary, head, xml_name, "", feed)
     return before + "\n".join(rows) + after

@@ -26,6 +26,7 @@ from mkdocs_sitemap_pro.core.reader import SitemapReadError, read_sitemap
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin.report import log
+from mkdocs_sitemap_pro.core.words import counted
 
 if TYPE_CHECKING:
     from mkdocs_sitemap_pro.plugin.pipeline import Part
@@ -64,7 +65,7 @@ class BuilderSitemap:
         if not listed:
             raise Incomplete(
                 f"no page of {self.site_dir} can be listed ({_reasons(parts)}), while the "
-                f"sitemap there lists {len(inside)} URLs; nothing was written and {kept}. "
+                f"sitemap there lists {counted(len(inside), 'URL')}; nothing was written and {kept}. "
                 "Check that the config (-f), its site_url, --site-dir and the environment "
                 "(MIKE_DOCS_VERSION under mike) are those the site was built with, or set "
                 "sitemap-pro's 'enabled: false' to keep the builder's sitemap"
@@ -73,7 +74,8 @@ class BuilderSitemap:
         if missing:
             shown = ", ".join(missing[:_SHOWN]) + (", ..." if len(missing) > _SHOWN else "")
             raise Incomplete(
-                f"{len(missing)} URLs of the sitemap in {self.site_dir} are no page this "
+                f"{counted(len(missing), 'URL')} of the sitemap in {self.site_dir} "
+                f"{'is' if len(missing) == 1 else 'are'} no page this "
                 f"run knows ({shown}); nothing was written and {kept}. Check that "
                 "site_url, use_directory_urls and docs_dir are those the site was built "
                 "with, and that --site-dir is the folder it was built into"
