@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import logging
 
+from tests.cli.test_build import needs_zensical, run_build, zensical_build
 from tests.support.dates import day, utc
+from tests.support.schemas import parse_sitemap
 from tests.support.sites import SITE_URL, Built, Site
 
 EXAMPLE = '''\
@@ -103,3 +105,19 @@ def test_a_kept_part_on_an_api_page_is_dated_whole_once_its_file_changed(site: S
     assert got["api/"] == utc(day(4)), got
     assert got["section/"] == got["range/"] == utc(day(1)), got
     assert _lastmods(site.build())["api/"] == utc(day(1))  # rendered: its own lines again
+
+
+@needs_zensical
+def test_after_zensical_build_dates_the_same_pages_by_their_lines(site, monkeypatch, capsys):
+    """``mkdocs-sitemap-pro build`` keeps no page's lines: the same history, the same dates."""
+    _site(site)
+    _edit(site, "import os\n# --8<-- [start:demo]\n",
+          "import os\nimport sys\n# --8<-- [start:demo]  (the demo)\n", day(3))
+    _edit(site, '"""Example."""', '"""An example."""', day(5))
+    zensical_build(site)
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    got = {url.findtext("{*}loc"): url.findtext("{*}lastmod")
+           for url in parse_sitemap(site.root / "site" / "sitemap.xml")}
+    assert got[SITE_URL + "section/"] == utc(day(1)), got
+    assert got[SITE_URL + "range/"] == utc(day(5)), got
+    assert got[SITE_URL + "api/"] == utc(day(1)), got
