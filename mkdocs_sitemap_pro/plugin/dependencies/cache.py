@@ -8,6 +8,12 @@ an entry is used only while the source has that stamp, one ``stat`` and no read.
 are stored relative to the folder of mkdocs.yml, so the cache survives a move. A page
 that showed nothing is stored as its stamp alone (most pages: one string each).
 
+The lines of a file shown in part (``dependencies: lines``) are numbered as the file was
+when the page rendered: they are kept with that file's stamp too. Once the file changed
+(a line inserted above a snippet's section moves it down), they may name other lines, so
+the file is given as shown whole (``Tracker.recall`` reads the lines again where the
+page's own text says them): never dated older than the truth.
+
 One instance serves every build of a process (``mkdocs serve``): the file is read again
 only when someone else changed it, and an unchanged cache is not rewritten.
 """
@@ -27,12 +33,13 @@ from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 __all__ = ["CACHE_FILE", "DependencyCache", "flat_ints"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
-_VERSION = 4  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last] pairs
+_VERSION = 5  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last]
+# pairs; 4 no stamp of a file shown in part
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
 #: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts], [parts]], parts
-#: as [[file, relative], [first, last, first, last, ...]] (``dependencies: lines``; one
-#: flat list per file, read on every build).
+#: as [[file, relative], [first, last, first, last, ...], "its mtime:size:inode"]
+#: (``dependencies: lines``; one flat list per file, read on every build).
 _Entry = str | list[object]
 
 
@@ -45,8 +52,9 @@ class DependencyCache:
         self._prefix = os.path.join(os.path.abspath(project), "")  # paths are stored below it
         self._entries: dict[str, _Entry] = {}
         self._written: Stamp | None = None  # the file's stamp as last read or written here
-        # src_uri -> (its entry, what it decodes to), for the pages ``get`` found valid.
-        self._valid: dict[str, tuple[_Entry, Shown]] = {}
+        # src_uri -> (its entry, what it decodes to, its parts' stamps), for the pages
+        # ``get`` found valid.
+        self._valid: dict[str, tuple[_Entry, Shown, tuple[str | None, ...]]] = {}
         self._load()
 
     def _load(self) -> None:
@@ -78,29 +86,35 @@ class DependencyCache:
         if stamp is None or entry is None:
             return None
         if entry == stamp:
-            self._valid[src_uri] = (entry, NOTHING)
+            self._valid[src_uri] = (entry, NOTHING, ())
             return NOTHING
         if not isinstance(entry, list) or len(entry) != 4 or entry[0] != stamp:
             return None
         known = self._valid.get(src_uri)
-        if known is not None and known[0] is entry:
-            return known[1]
+        if known is None or known[0] is not entry:
+            decoded = self._decode(entry)
+            if decoded is None:
+                return None
+            known = self._valid[src_uri] = (entry, *decoded)
+        return _current(known[1], known[2])
+
+    def _decode(self, entry: list[object]) -> tuple[Shown, tuple[str | None, ...]] | None:
+        """An entry as the page showed it, and the stamp each file shown in part had."""
         files, posts, parts = entry[1], entry[2], entry[3]
         if not isinstance(files, list) or not isinstance(posts, list) or not isinstance(
                 parts, list):
             return None
         try:
-            in_part = tuple((os.path.normpath(self._prefix + str(f)), _pairs(lines))
-                            for f, lines in parts)
-        except (TypeError, ValueError):
+            in_part = tuple((os.path.normpath(self._prefix + str(part[0])), _pairs(part[1]))
+                            for part in parts)
+            stamps = tuple(part[2] if isinstance(part[2], str) else None for part in parts)
+        except (TypeError, ValueError, IndexError):
             return None
-        cached = Shown(
+        return Shown(
             frozenset(os.path.normpath(self._prefix + f) for f in files if isinstance(f, str)),
             tuple(p for p in posts if isinstance(p, str)),
             in_part,
-        )
-        self._valid[src_uri] = (entry, cached)
-        return cached
+        ), stamps
 
     def save(
         self, pages: Mapping[str, Shown], sources: Mapping[str, str],
@@ -118,7 +132,7 @@ class DependencyCache:
             shown = pages[src_uri]
             known = self._valid.get(src_uri) if src_uri in unrendered else None
             if known is not None and known[1] == shown:
-                entries[src_uri] = known[0]
+                entries[src_uri] = known[0]  # its parts' stamps too: still the lines shown
                 continue
             stamp = _stamp(source)
             if stamp is None:
@@ -127,8 +141,8 @@ class DependencyCache:
                 entries[src_uri] = stamp
             else:
                 files = sorted(_relative(f, self._prefix) for f in shown.files)
-                parts = [[_relative(f, self._prefix), list(chain.from_iterable(lines))]
-                         for f, lines in shown.parts]
+                parts = [[_relative(f, self._prefix), list(chain.from_iterable(lines)),
+                          _stamp(f) or ""] for f, lines in shown.parts]
                 entries[src_uri] = [stamp, files, list(shown.posts), parts]
         changed = entries != self._entries
         self._entries = entries
@@ -145,6 +159,18 @@ class DependencyCache:
             return str(error)
         self._written = file_stamp(self.path)
         return None
+
+
+def _current(shown: Shown, stamps: tuple[str | None, ...]) -> Shown:
+    """``shown`` with each file shown in part that changed since (another stamp) given
+    as shown whole: its lines were numbered as it was then."""
+    if not shown.parts:
+        return shown
+    changed = [path for (path, _), stamp in zip(shown.parts, stamps) if _stamp(path) != stamp]
+    if not changed:
+        return shown
+    return Shown(shown.files | frozenset(changed), shown.posts,
+                 tuple(part for part in shown.parts if part[0] not in changed))
 
 
 def _stamp(path: str) -> str | None:

@@ -10,6 +10,7 @@ file HEAD tracks is in the build's history map already.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from mkdocs_sitemap_pro.plugin.integrations.macros import IncludedTemplates
 
 __all__ = ["Tracker", "Tracking"]
+
+_API_BLOCK = re.compile(r"^[ \t]*:::[ \t]*\S", re.MULTILINE)  # a mkdocstrings block
 
 class Tracker:
     """Observes every page of one build; ``finish`` gives what each showed."""
@@ -179,8 +182,33 @@ class Tracker:
             if cached is None:
                 self.missing.append(src_uri)
             else:
+                if cached.files and self._written is not None:
+                    cached = self._lines_again(path, cached)
                 self.shown[src_uri] = cached
                 self._cached.add(src_uri)
+
+    def _lines_again(self, source: str, cached: Shown) -> Shown:
+        """A cached page's files shown whole that its text shows in part (the cache gives
+        a file shown in part whole once it changed), with their lines as they are now.
+        Not on a page with a ``:::`` block: mkdocstrings' lines of the same file may be
+        in that part too, and are known only by rendering the page again."""
+        assert self._written is not None
+        try:
+            text = Path(source).read_text(encoding="utf-8-sig", errors="replace")
+        except OSError:
+            return cached
+        if _API_BLOCK.search(text):
+            return cached
+        files = set(cached.files)
+        parts: dict[str, list[tuple[int, int]]] = {p: list(lines) for p, lines in cached.parts}
+        for path, lines in shown_lines(text, source, self._written).items():
+            if lines is not None and path in files:
+                files.discard(path)
+                parts.setdefault(path, []).extend(lines)
+        if len(files) == len(cached.files):
+            return cached
+        return Shown(frozenset(files), cached.posts,
+                     tuple((path, merge_lines(parts[path])) for path in sorted(parts)))
 
     def finish(self, pages: list[File]) -> tuple[dict[str, Shown], str | None]:
         """Every page's dependencies; the cache is rewritten (the reason if it could not be)."""
