@@ -183,3 +183,18 @@ def test_a_fifo_does_not_hang_check(tmp_path, name):
         assert done.returncode == 2 and "--site-url" in done.stderr, done
     else:
         assert done.returncode == 0, done
+
+
+def test_over_http_nothing_local_is_read(tmp_path):
+    """Over HTTP the same locs are only URLs: no local page is looked at."""
+    from tests.support.browser import serve
+
+    site, outside = _folders(tmp_path)
+    write_tree(site, {"sitemap.xml": "placeholder"})
+    with serve(site) as base:
+        locs = [base + outside.as_posix() + "/secret/",
+                base + "%2F" + outside.as_posix().lstrip("/") + "/secret.html"]
+        write_tree(site, {"sitemap.xml": urlset(url(base), *map(url, locs))})
+        report = check(base + "sitemap.xml", CheckOptions(now=NOW, timeout=5))
+    assert report.url_count == 3
+    assert not rules(report) & {"page-noindex", "page-missing", OUTSIDE}
