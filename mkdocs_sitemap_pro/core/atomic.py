@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 __all__ = [
-    "CHUNK_BYTES", "GZIP_LEVEL", "StagedFiles", "TwinWriter", "gzip_bytes", "open_new",
-    "remove_leftovers", "replace_file",
+    "CHUNK_BYTES", "GZIP_LEVEL", "TEMP_GLOB", "StagedFiles", "TwinWriter", "gzip_bytes",
+    "open_new", "remove_leftovers", "replace_file", "temp_name",
 ]
 
 # zlib level for the .gz files. 6 is zlib's own default: sitemaps (repetitive ASCII)
@@ -42,14 +42,13 @@ def replace_file(path: Path, data: bytes) -> None:
     same folder (created with its parents), renamed over ``path``. ``OSError`` on failure,
     with no temporary file left."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    temp = path.with_name(temp_name(path.name, secrets.token_hex(_TOKEN_BYTES)))
     try:
         with open_new(temp) as out:
             out.write(data)
         os.replace(temp, path)
-    except OSError:
+    finally:  # every way out, an interrupt included: no temporary file is left
         temp.unlink(missing_ok=True)
-        raise
 
 
 def _gzip_stream(fileobj: BinaryIO) -> gzip.GzipFile:
@@ -68,6 +67,17 @@ def gzip_bytes(data: bytes) -> bytes:
 # Random bytes in a temporary name: ``.<label>.tmp-<2 * _TOKEN_BYTES hex digits>``.
 _TOKEN_BYTES = 6
 _TOKEN = re.compile(f"[0-9a-f]{{{2 * _TOKEN_BYTES}}}")
+# The name ``replace_file`` gave before 0.2: ``.<name>.<8 hex digits>.tmp``.
+_OLD_FORM = re.compile(r"\.(.+)\.[0-9a-f]{8}\.tmp")
+
+#: Every temporary file written into a site matches this glob: a deploy step that
+#: runs while a build is writing (or after one was killed) can exclude it.
+TEMP_GLOB = ".*.tmp-*"
+
+
+def temp_name(label: str, token: str) -> str:
+    """The hidden temporary name for ``label``: ``.<label>.tmp-<token>``."""
+    return f".{label}.tmp-{token}"
 
 
 def remove_leftovers(folder: Path, labels: re.Pattern[str]) -> list[str]:
@@ -85,12 +95,9 @@ def remove_leftovers(folder: Path, labels: re.Pattern[str]) -> list[str]:
         return removed
     for name in sorted(names):
         label, sep, token = name[1:].rpartition(".tmp-")
-        if (
-            not name.startswith(".")
-            or not sep
-            or not _TOKEN.fullmatch(token)
-            or not labels.fullmatch(label)
-        ):
+        old = _OLD_FORM.fullmatch(name)
+        ours = name.startswith(".") and bool(sep) and bool(_TOKEN.fullmatch(token))
+        if not (ours and labels.fullmatch(label)) and not (old and labels.fullmatch(old[1])):
             continue
         try:
             (folder / name).unlink()
@@ -113,7 +120,7 @@ class StagedFiles:
 
     def new(self, label: str) -> tuple[Path, BinaryIO]:
         """Create a temporary file for ``label`` and return its path and open handle."""
-        path = self.folder / f".{label}.tmp-{self._token}"
+        path = self.folder / temp_name(label, self._token)
         handle = open_new(path)
         self._temps.append(path)
         return path, handle
@@ -133,7 +140,7 @@ class StagedFiles:
                 existed = os.path.lexists(target)
                 backup: Path | None = None
                 if existed:
-                    backup = self.folder / f".{final}.bak.tmp-{self._token}"
+                    backup = self.folder / temp_name(f"{final}.bak", self._token)
                     try:
                         os.link(target, backup)
                     except OSError:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.atomic import remove_leftovers, replace_file
 
 __all__ = ["KEY_MAX", "KEY_MIN", "check_indexnow_key", "key_file_name", "write_key_file"]
 
@@ -49,6 +49,7 @@ def write_key_file(folder: Path, key: str) -> Literal["written", "unchanged"]:
     """
     path = folder / key_file_name(key)
     data = key.encode("ascii")
+    remove_leftovers(folder, re.compile(re.escape(path.name)))  # of a killed build
     try:
         if path.is_file() and path.read_bytes() == data:
             return "unchanged"

@@ -36,6 +36,8 @@ def add_sitemap_line(robots_path: Path, sitemap_url: str) -> RobotsOutcome:
     stay. The same line with the field name in another letter case counts as present.
     """
     line = f"Sitemap: {sitemap_url}"
+    # Temporary files a killed build left behind, also when nothing is written now.
+    remove_leftovers(robots_path.parent, re.compile(re.escape(robots_path.name) + r"(?:\.bak)?"))
     try:
         raw = robots_path.read_bytes()
     except FileNotFoundError:
@@ -92,5 +94,6 @@ def _replace(robots_path: Path, data: bytes) -> None:
             os.chmod(temp, 0o644)
         staged.commit([(temp, name)])
     except OSError as error:
-        staged.discard()
         raise RobotsError(f"cannot write {robots_path}: {error.strerror or error}") from error
+    finally:  # every way out, an interrupt included: no temporary file is left
+        staged.discard()

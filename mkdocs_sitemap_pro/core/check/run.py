@@ -9,10 +9,12 @@ lines), falling back to ``sitemap.xml`` when robots.txt names none; a sitemap fi
 from __future__ import annotations
 
 import datetime as dt
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
 from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
 from mkdocs_sitemap_pro.core.check.manifests import check_manifests
@@ -21,6 +23,7 @@ from mkdocs_sitemap_pro.core.check.sources import (
     FetchError,
     HttpSource,
     LocalSource,
+    OutsideFolder,
     Source,
     TooLarge,
 )
@@ -38,6 +41,9 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
 
 __all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
+
+#: versions.json (mike's list of versions) is read up to this size.
+_VERSIONS_MAX_BYTES = 10 * 1024 * 1024
 
 _SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
 
@@ -76,9 +82,13 @@ def _site(url: str) -> SiteUrl:
 def _site_url_from_robots(folder: Path, entry: str | None) -> str | None:
     """The folder of the robots.txt ``Sitemap:`` line naming ``entry`` (any, if None)."""
     try:
-        text = (folder / "robots.txt").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_regular(inside(Path(os.path.realpath(folder)), "robots.txt"),
+                            ROBOTS_MAX_BYTES)
+    except (OSError, Outside):
         return None
+    if data is None:
+        return None
+    text = data.decode("utf-8", "replace")
     lines = robots_sitemaps(text, "robots.txt", Findings())
     for url in lines:
         folder_url, _, name = url.rpartition("/")
@@ -105,7 +115,8 @@ def _as_version(folder: Path, site_url: str) -> str:
     """A mike alias's folder (``latest/``, per ``versions.json`` beside it) holds the
     pages and sitemap of the version it names: checked as published there."""
     try:
-        versions = parse_versions((folder.parent / "versions.json").read_bytes())
+        data = read_regular(folder.parent / "versions.json", _VERSIONS_MAX_BYTES)
+        versions = parse_versions(data) if data is not None else []
     except (OSError, VersionsError):
         return site_url
     name = folder.name
@@ -129,6 +140,9 @@ def start_of(target: str, options: CheckOptions) -> Start:
     if not path.exists():
         raise CheckError(f"{target} does not exist: give a built site's folder, a sitemap "
                          "file or an http(s) URL")
+    if not path.is_file() and not path.is_dir():
+        raise CheckError(f"{target} is not a regular file or a folder: give a built site's "
+                         "folder, a sitemap file or an http(s) URL")
     folder, entry = (path.parent, path.name) if path.is_file() else (path, None)
     if entry is not None and path.suffix.lower() in (".html", ".htm"):
         folder, entry = _sitemap_of_page(path)
@@ -152,6 +166,9 @@ def sitemaps_from_robots(start: Start, found: Findings) -> list[str]:
     except TooLarge as error:
         found.warning("robots-size", shown, f"{error} (crawlers read only the first 500 KiB)")
         data = None
+    except OutsideFolder as error:
+        found.error("loc-outside-site", shown, f"{start.robots}: {error}", url=start.robots)
+        data = None
     except FetchError as error:
         found.warning("unreadable", shown, str(error))
         data = None
@@ -161,12 +178,20 @@ def sitemaps_from_robots(start: Start, found: Findings) -> list[str]:
             found.warning("robots-no-sitemap", shown, "robots.txt names no sitemap "
                           "(a line 'Sitemap: <absolute URL>' tells every crawler where it is)")
     if isinstance(source, LocalSource):
-        inside = [url for url in urls if source.path_of(url) is not None]
+        kept: list[str] = []
         for url in urls:
-            if url not in inside:
+            try:
+                under = source.path_of(url) is not None
+            except Outside:
+                found.error("loc-outside-site", shown, f"Sitemap: {url} leads outside the "
+                            f"folder {source.folder}; not read", url=url)
+                continue
+            if under:
+                kept.append(url)
+            else:
                 found.warning("not-checked", shown,
                               f"Sitemap: {url} is not under {start.site.url}; not checked")
-        urls = inside
+        urls = kept
     if not urls:
         urls = [start.robots.rsplit("/", 1)[0] + "/sitemap.xml"]
     return urls
@@ -179,11 +204,11 @@ def _built_on(tree: Tree, source: Source, now: dt.datetime) -> dt.date | None:
         return now.astimezone(UTC).date()
     times = []
     for loaded in tree.files:
-        path = source.path_of(loaded.url)
         try:
+            path = source.path_of(loaded.url)
             if path is not None:
                 times.append(path.stat().st_mtime)
-        except OSError:
+        except (OSError, Outside):
             continue
     return dt.datetime.fromtimestamp(max(times), UTC).date() if times else None
 
@@ -197,7 +222,7 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     start_urls = start.files or sitemaps_from_robots(start, found)
     limits = TreeLimits(options.max_bytes, options.max_files)
     tree = follow(start_urls, start.source, start.site, limits, now, found)
-    if not tree.files and not any(f.rule in ("xml", "byte-limit") for f in found.items):
+    if not tree.files and not any(f.rule in ("xml", "byte-limit", "loc-outside-site") for f in found.items):
         reasons = "; ".join(f.message for f in found.items if f.severity == "error")
         raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
     urls = listed_urls(tree)

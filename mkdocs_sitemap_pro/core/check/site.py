@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urljoin
 
+from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.page_dates import DateParser, disagrees, page_dates
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
@@ -29,13 +30,16 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 __all__ = ["check_pages", "count_unlisted"]
 
 _EXAMPLES = 5
+_VERSIONS_MAX_BYTES = 10 * 1024 * 1024
 
 
-def _read(path: Path) -> str | None:
+def _read(path: Path, root: Path) -> str | None:
+    """The text of the regular file at ``path`` if it is inside ``root`` (after symlinks)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = read_regular(inside(root, path.relative_to(root).as_posix()), None)
+    except (OSError, ValueError):  # Outside is a ValueError
         return None
+    return None if data is None else data.decode("utf-8", errors="replace")
 
 
 def _rendered_page(text: str) -> bool:
@@ -67,21 +71,24 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
     parser = DateParser()
     for loc, places in urls.items():
         shown = places[0][0].shown
-        path = source.path_of(loc)
-        if path is None:
-            continue  # not under the site URL: the loc rules said so
         try:
-            if path.is_dir():
-                path = path / "index.html"
-            exists = path.is_file()
+            path = source.path_of(loc)
+            if path is not None and path.is_dir():
+                path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html")
+            exists = path is not None and path.is_file()
+        except Outside as error:
+            found.error("loc-outside-site", shown, f"{loc}: {error}; not looked at", url=loc)
+            continue
         except OSError:  # a name too long for this file system, say
             exists = False
+        if path is None:
+            continue  # not under the site URL: the loc rules said so
         if not exists:
             found.error("page-missing", shown, f"{loc}: no page {source.display(loc)} in the site", url=loc)
             continue
         if path.suffix.lower() not in (".html", ".htm"):
             continue
-        text = _read(path)
+        text = _read(path, source.root)
         if text is None:
             continue
         head = read_head(text)
@@ -138,8 +145,10 @@ def _aliases(folder: Path) -> set[str]:
     """mike's alias folders at the root of a versioned site (``versions.json``): copies
     of a version's pages (or redirects to them), listed by that version's sitemap."""
     try:
-        versions = parse_versions((folder / "versions.json").read_bytes())
-    except (OSError, VersionsError):
+        data = read_regular(inside(Path(os.path.realpath(folder)), "versions.json"),
+                            _VERSIONS_MAX_BYTES)
+        versions = parse_versions(data) if data is not None else []
+    except (OSError, Outside, VersionsError):
         return set()
     return {alias for version in versions for alias in version.aliases}
 
@@ -153,7 +162,7 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
     canonical elsewhere are not pages that belong in a sitemap; nor are those a manifest
     (``manifests``: its folder's URL, the keys of the pages it left out) names.
     """
-    site, folder = source.site, source.folder
+    site, folder, root = source.site, source.folder, source.root
     aliases = _aliases(folder)
     missing: list[str] = []
     for current, dirs, names in os.walk(folder):
@@ -177,7 +186,7 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
                 continue
             if _left_out(site.url + rel, manifests):
                 continue
-            text = _read(Path(current) / name)
+            text = _read(root / rel_dir / name, root)
             if text is None or not _rendered_page(text):
                 continue
             head = read_head(text)

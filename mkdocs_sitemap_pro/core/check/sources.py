@@ -8,15 +8,17 @@ with a timeout and up to a size cap, only ``http``/``https`` are spoken (a redir
 
 from __future__ import annotations
 
+import os
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
+from mkdocs_sitemap_pro.core.check.confined import NotRegular, Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
-__all__ = ["FetchError", "HttpSource", "LocalSource", "Source"]
+__all__ = ["FetchError", "HttpSource", "LocalSource", "OutsideFolder", "Source"]
 
 _USER_AGENT = "mkdocs-sitemap-pro-check"
 
@@ -41,47 +43,59 @@ class Source(Protocol):
     def display(self, url: str) -> str: ...
 
 
+class OutsideFolder(FetchError):
+    """A URL under the site URL whose file would lie outside the folder: never read."""
+
+
 class LocalSource:
-    """The files of a built site in ``folder``, published at ``site``."""
+    """The files of a built site in ``folder``, published at ``site``; nothing outside
+    ``folder`` (after symlinks) is ever read (``confined``)."""
 
     def __init__(self, folder: Path, site: SiteUrl) -> None:
         self.folder = folder
+        self.root = Path(os.path.realpath(folder))
         self.site = site
 
-    def path_of(self, url: str) -> Path | None:
-        """The file a URL under the site URL names (``…/`` is ``…/index.html``), or None."""
+    def _rel(self, url: str) -> str | None:
+        """The relative path a URL under the site URL names, unescaped, or None."""
         if not url.startswith(self.site.url):
             return None
         parts = urlsplit(url[len(self.site.url):])
         if parts.scheme or parts.netloc:
             return None
         rel = unquote(parts.path)
-        if any(part == ".." for part in rel.split("/")):
-            return None
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
-        return self.folder / rel
+        return rel
+
+    def path_of(self, url: str) -> Path | None:
+        """The file a URL under the site URL names (``…/`` is ``…/index.html``), symlinks
+        resolved; None if not under the site URL; ``Outside`` if outside the folder."""
+        rel = self._rel(url)
+        return None if rel is None else inside(self.root, rel)
 
     def read(self, url: str, limit: int) -> bytes | None:
-        path = self.path_of(url)
+        try:
+            path = self.path_of(url)
+        except Outside:
+            raise OutsideFolder(f"leads outside the folder {self.folder}; not read") from None
         if path is None:
             raise FetchError(f"not under {self.site.url}, so not in the folder {self.folder}")
         try:
-            with open(path, "rb") as handle:
-                data = handle.read(limit + 1)
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            return None
+            data = read_regular(path, limit)
+        except NotRegular:
+            raise FetchError(f"{path} is not a regular file; not read") from None
         except OSError as error:
             raise FetchError(f"cannot read {path}: {error.strerror or error}") from None
-        if len(data) > limit:
+        if data is not None and len(data) > limit:
             raise TooLarge(limit)
         return data
 
     def display(self, url: str) -> str:
-        path = self.path_of(url)
-        if path is None:
+        rel = self._rel(url)
+        if rel is None or rel.startswith("/") or "\x00" in rel or ".." in rel.split("/"):
             return url
-        return path.relative_to(self.folder).as_posix()
+        return rel
 
 
 class HttpSource:

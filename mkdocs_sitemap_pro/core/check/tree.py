@@ -14,7 +14,13 @@ from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.file_rules import check_file
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.sources import FetchError, LocalSource, Source, TooLarge
+from mkdocs_sitemap_pro.core.check.sources import (
+    FetchError,
+    LocalSource,
+    OutsideFolder,
+    Source,
+    TooLarge,
+)
 from mkdocs_sitemap_pro.core.reader import SitemapDocument, SitemapReadError, parse_document
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
@@ -127,6 +133,9 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
     except TooLarge as error:
         found.error("byte-limit", shown, str(error))
         return None
+    except OutsideFolder as error:
+        found.error("loc-outside-site", shown, f"{url}: {error}{where}", url=url)
+        return None
     except FetchError as error:
         found.error("unreadable", shown, f"{url}: {error}{where}")
         return None
@@ -168,6 +177,10 @@ def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findin
         return
     try:
         data = source.read(twin_url, limits.max_bytes)
+    except OutsideFolder as error:
+        found.error("loc-outside-site", source.display(twin_url),
+                    f"the twin of {loaded.shown}: {error}", url=twin_url)
+        return
     except FetchError:
         return  # no twin to compare: not a rule of the protocol
     if data is None:

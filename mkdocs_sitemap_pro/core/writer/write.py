@@ -122,6 +122,11 @@ def write_sitemaps(
     except ValueError as error:
         raise ValueError(f"base_url: {error}") from None
     folder = Path(out_dir)
+    # Temporary files of a run that was killed while writing: ours, and never removed
+    # else. First, so that a run that stops on an error below removes them too.
+    ours = re.escape(options.stem) + (
+        r"(?:(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?|\.manifest\.json)")
+    leftovers = remove_leftovers(folder, re.compile(ours))
 
     collected = collect(entries, site, lastmod_format, build_time)
     dropped, dropped_lastmods = collected.dropped, collected.dropped_lastmods
@@ -138,9 +143,6 @@ def write_sitemaps(
 
     folder.mkdir(parents=True, exist_ok=True)
     stem = options.stem
-    # Temporary files of a run that was killed while writing: ours, and never removed else.
-    ours = re.escape(stem) + r"(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
-    leftovers = remove_leftovers(folder, re.compile(ours))
     staged = StagedFiles(folder)
     try:
         shards = write_shards(ordered, staged, options, any_alternates, dropped)

@@ -1,0 +1,57 @@
+"""Reading files of a local site folder, and nothing outside it.
+
+A sitemap is untrusted input: a ``<loc>`` of ``…//etc/passwd`` or ``…/%2Froot/x``, a
+``..`` segment, or a symlink in the folder would otherwise make ``check`` stat, open
+and parse files anywhere on the machine, and tell which exist. Every path is resolved
+(symlinks followed) and refused unless it stays inside the folder; only regular files
+are opened (a FIFO would block ``open`` forever), and with ``O_NONBLOCK`` in case one is
+swapped in after the look.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+__all__ = ["NotRegular", "Outside", "inside", "read_regular"]
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class Outside(ValueError):
+    """A path that leads outside the folder (absolute, ``..``, or through a symlink)."""
+
+
+class NotRegular(OSError):
+    """A path that names something other than a regular file or a folder (a FIFO, a device)."""
+
+
+def inside(root: Path, rel: str) -> Path:
+    """``root/rel`` with every symlink resolved; ``Outside`` unless it stays in ``root``
+    (itself resolved). ``rel`` is a relative POSIX path; an absolute one, a ``..``
+    segment or a NUL byte is refused without touching the file system."""
+    if rel.startswith("/") or "\x00" in rel or ".." in rel.split("/"):
+        raise Outside(f"{rel} leads outside the folder")
+    real = Path(os.path.realpath(root.joinpath(rel)))
+    if real != root and root not in real.parents:
+        raise Outside(f"{rel} leads outside the folder (through a symbolic link)")
+    return real
+
+
+def read_regular(path: Path, limit: int | None) -> bytes | None:
+    """The first ``limit + 1`` bytes (all, if None) of the regular file at ``path``; None
+    if there is none (or it is a folder); ``NotRegular`` for anything else; ``OSError``."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISDIR(mode):
+        return None
+    if not stat.S_ISREG(mode):
+        raise NotRegular(f"{path} is not a regular file")
+    descriptor = os.open(path, _FLAGS)
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise NotRegular(f"{path} is not a regular file")
+        return handle.read() if limit is None else handle.read(limit + 1)
