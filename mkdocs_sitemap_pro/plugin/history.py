@@ -28,6 +28,7 @@ from mkdocs_sitemap_pro.core.git import (
     read_map,
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.map_check import confirm_dates
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -50,7 +51,7 @@ class _Steps(NamedTuple):
 
 
 _HOW = {
-    "kept": "the map kept for this HEAD (no git log)",
+    "kept": "the map kept for this HEAD (no walk)",
     "forward": "the kept map brought forward, {} new commits read",
     "full": "walked, {} commits read",
     "none": "not read",
@@ -97,11 +98,19 @@ class BuildHistory:
     def _walk(self, folder: Path, options: HistoryOptions, store: Path | None,
               processes: GitProcesses, steps: _Steps) -> None:
         known = self._known
-        if known is None and store is not None:
-            known = load_map(store)
+        refused: list[str] = []
+        kept = load_map(store, refused) if known is None and store is not None else None
         try:
             if steps.fetch:
                 self._fetch(folder, processes)
+            if kept is not None:  # a file anyone could write: its dates must be git's
+                why = confirm_dates(folder, kept, processes)
+                if why is None:
+                    known = kept
+                else:
+                    refused.append(f"{store} cannot be used: {why}")
+            for reason in refused:
+                self._said.append((logging.DEBUG, f"{reason}; the history is walked"))
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
