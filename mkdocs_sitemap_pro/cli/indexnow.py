@@ -29,6 +29,7 @@ from mkdocs_sitemap_pro.core.indexnow import (
     post,
     uncovered,
 )
+from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = ["register", "run"]
 
@@ -71,7 +72,7 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _say(message: str) -> None:
-    print(f"{_NAME}: {message}", file=sys.stderr)
+    print(f"{_NAME}: {redact_credentials(message)}", file=sys.stderr)
 
 
 def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.dry_run:
         for request in requests:
-            print(f"POST {request.endpoint}\n{json.dumps(request.body, indent=2, ensure_ascii=False)}")
+            print(f"POST {redact_credentials(request.endpoint)}\n{json.dumps(request.body, indent=2, ensure_ascii=False)}")
         _say(f"dry run: {_plural(len(urls), 'URL')} in {_plural(len(requests), 'request')}, "
              "nothing sent")
         return 0

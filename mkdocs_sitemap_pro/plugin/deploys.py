@@ -34,7 +34,7 @@ from mkdocs_sitemap_pro.core.manifest import (
     path_keys,
 )
 from mkdocs_sitemap_pro.core.shown import Dependencies
-from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
@@ -76,8 +76,10 @@ def carry_previous(history: HistoryMap, location: str, filename: str,
     if key is None or not key.boundary or history.top is None:
         return Carry(history)
     previous = _read(location, filename)
+    location = redact_credentials(location)  # what the messages below may say of it
     if isinstance(previous, str):
-        return Carry(history, warning=f"previous: {previous}; no date was carried from it")
+        return Carry(history, warning=redact_credentials(
+            f"previous: {previous}; no date was carried from it"))
     mine = key.options
     if (previous.options.rule, previous.options.date, sorted(previous.options.ignore_commits)) != (
             mine.rule, mine.date, sorted(mine.ignore_commits)):
