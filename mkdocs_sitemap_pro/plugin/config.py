@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal, Optional, TypeVar
 import pathspec
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -106,7 +107,8 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
     """A list of commit SHAs, or the path of a ``.git-blame-ignore-revs`` style file.
 
     The path is resolved against the folder of mkdocs.yml and must exist: a missing file
-    would silently date pages by the commits the user meant to ignore.
+    would silently date pages by the commits the user meant to ignore. It must lie in
+    the repository (after links): the file is read, and its lines may be reported.
     """
 
     def __init__(self) -> None:
@@ -119,6 +121,12 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
             path = os.path.normpath(os.path.join(folder, value))
             if not os.path.isfile(path):
                 raise base.ValidationError(f"the file {value!r} does not exist (looked for {path})")
+            top = _repository_top(folder or ".")
+            real = os.path.realpath(path)
+            if top is None or not real.startswith(os.path.join(top, "")):
+                raise base.ValidationError(
+                    f"the file {value!r} ({real}) must be inside the repository"
+                    + (f" ({top})" if top else ", and the project is in none"))
             return path
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             for sha in value:
@@ -133,6 +141,36 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
 
     def pre_validation(self, config: base.Config, key_name: str) -> None:
         self.config_file_path = config.config_file_path
+
+
+class _CacheDir(c.BaseConfigOption[str]):
+    """The folder the plugin's cache files are kept in, relative to mkdocs.yml: a path,
+    never empty (that would be the project's own folder). Where it may not lie (in
+    docs_dir or site_dir) is known only with MkDocs' options: ``check_cache_dir``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.default = ".cache/plugin/sitemap-pro"
+
+    def run_validation(self, value: object) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise base.ValidationError(
+                "expected the path of a folder for the cache (relative to mkdocs.yml), "
+                "e.g. .cache/plugin/sitemap-pro; set cache: false to keep none")
+        return value
+
+
+def _repository_top(folder: str) -> str | None:
+    """The top level of the git repository ``folder`` lies in (the nearest folder up
+    holding ``.git``, after links), or None: no git process for a configuration check."""
+    current = os.path.realpath(folder)
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
@@ -215,7 +253,7 @@ class SitemapProConfig(base.Config):
     show_date = c.Type(bool, default=False)  # the page's "last update" is the sitemap's
     meta_modified_time = c.Type(bool, default=False)  # article:modified_time in the head
     cache = c.Type(bool, default=True)  # keep the history map and dependency records
-    cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
+    cache_dir = _CacheDir()  # relative to mkdocs.yml
     git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback
     # A shallow clone with a remote is deepened (blobless) before the walk.
     fetch_history = c.Choice[Literal["never", "auto"]](("never", "auto"), default="never")
@@ -249,6 +287,23 @@ def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Pa
     if not options.cache:
         return None
     return project_folder(config) / options.cache_dir / name
+
+
+def check_cache_dir(config: MkDocsConfig, options: SitemapProConfig) -> None:
+    """A ``PluginError`` naming ``cache_dir`` if it lies in docs_dir or site_dir: its
+    files (which hold the repository's local path) would be published."""
+    if not options.cache:
+        return
+    cache = os.path.realpath(project_folder(config) / options.cache_dir)
+    for name, folder in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
+        if not folder:
+            continue
+        folder = os.path.realpath(folder)
+        if cache == folder or cache.startswith(os.path.join(folder, "")):
+            raise PluginError(
+                f"sitemap-pro: cache_dir {options.cache_dir!r} lies in {name} ({folder}), "
+                "so its files would be published with the site; give cache_dir a folder "
+                "outside both (the default is .cache/plugin/sitemap-pro)")
 
 
 def project_folder(config: MkDocsConfig) -> Path:

@@ -75,8 +75,14 @@ class BuildHistory:
         """Start the walk for the repository docs_dir lies in, by the plugin's options."""
         self.stop()
         ignored = options.ignore_commits
+        said: list[str] = []  # a bad line of the file, by its number
         if isinstance(ignored, str):
-            ignored = read_ignore_revs_file(Path(ignored))
+            try:
+                ignored = read_ignore_revs_file(Path(ignored), said)
+            except OSError as error:
+                said.append(f"ignore_commits: {ignored} cannot be read "
+                            f"({error.strerror or error}); no commit is ignored.")
+                ignored = []
         rules = self.options = HistoryOptions(options.git_history, options.git_date,
                                               tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
@@ -85,7 +91,7 @@ class BuildHistory:
         self._signals = EndOnSignals(self._processes)
         self._signals.install()
         self._result = self._dated = None
-        self._said = []
+        self._said = [(logging.WARNING, message) for message in said]
         steps = _Steps(options.fetch_history == "auto",
                        deploys.previous_location(config, options), options.filename)
         self._thread = threading.Thread(
