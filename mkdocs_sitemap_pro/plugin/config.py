@@ -143,23 +143,6 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
         self.config_file_path = config.config_file_path
 
 
-class _CacheDir(c.BaseConfigOption[str]):
-    """The folder the plugin's cache files are kept in, relative to mkdocs.yml: a path,
-    never empty (that would be the project's own folder). Where it may not lie (in
-    docs_dir or site_dir) is known only with MkDocs' options: ``check_cache_dir``."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.default = ".cache/plugin/sitemap-pro"
-
-    def run_validation(self, value: object) -> str:
-        if not isinstance(value, str) or not value.strip():
-            raise base.ValidationError(
-                "expected the path of a folder for the cache (relative to mkdocs.yml), "
-                "e.g. .cache/plugin/sitemap-pro; set cache: false to keep none")
-        return value
-
-
 def _repository_top(folder: str) -> str | None:
     """The top level of the git repository ``folder`` lies in (the nearest folder up
     holding ``.git``, after links), or None: no git process for a configuration check."""
@@ -253,7 +236,7 @@ class SitemapProConfig(base.Config):
     show_date = c.Type(bool, default=False)  # the page's "last update" is the sitemap's
     meta_modified_time = c.Type(bool, default=False)  # article:modified_time in the head
     cache = c.Type(bool, default=True)  # keep the history map and dependency records
-    cache_dir = _CacheDir()  # relative to mkdocs.yml
+    cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
     git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback
     # A shallow clone with a remote is deepened (blobless) before the walk.
     fetch_history = c.Choice[Literal["never", "auto"]](("never", "auto"), default="never")
@@ -291,9 +274,14 @@ def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Pa
 
 def check_cache_dir(config: MkDocsConfig, options: SitemapProConfig) -> None:
     """A ``PluginError`` naming ``cache_dir`` if it lies in docs_dir or site_dir: its
-    files (which hold the repository's local path) would be published."""
+    files (which hold the repository's local path) would be published; or if it is
+    empty (the project's own folder)."""
     if not options.cache:
         return
+    if not options.cache_dir.strip():
+        raise PluginError(
+            "sitemap-pro: cache_dir is empty: give it a folder for the cache (relative to "
+            "mkdocs.yml; the default is .cache/plugin/sitemap-pro), or set cache: false")
     cache = os.path.realpath(project_folder(config) / options.cache_dir)
     for name, folder in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
         if not folder:
