@@ -124,3 +124,13 @@ def test_the_one_redaction_rule(text, shown):
     from mkdocs_sitemap_pro.core.urls import redact_credentials
 
     assert redact_credentials(text) == shown
+
+
+def test_changes_reading_a_url_with_credentials_does_not_print_them(tmp_path, capsys):
+    new = write_tree(tmp_path / "site", {
+        "robots.txt": f"Sitemap: {SITE}sitemap.xml\n",
+        "sitemap.xml": urlset(url(SITE, "2024-01-01"))})
+    old = f"http://user:{SECRET}@127.0.0.1:1/sitemap.xml"
+    assert main(["changes", old, str(new)]) == 2
+    err = capsys.readouterr().err
+    assert SECRET not in err and "user:***@127.0.0.1:1" in err, err
