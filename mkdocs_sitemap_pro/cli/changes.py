@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.core.changes import Change, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
+from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = ["add_reading_options", "read_pair", "register", "run", "warn_backwards"]
 
@@ -98,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
         old, new = read_pair(args.old, args.new, options_of(args))
     except CheckError as error:
         if args.json:  # as check --json says it could not run
-            print(json.dumps({"old": args.old, "new": args.new, "status": 2, "error": str(error)}))
-        print(f"mkdocs-sitemap-pro changes: cannot compare: {error}", file=sys.stderr)
+            print(json.dumps({"old": args.old, "new": args.new, "status": 2,
+                              "error": redact_credentials(str(error))}))
+        print(f"mkdocs-sitemap-pro changes: cannot compare: {redact_credentials(str(error))}",
+              file=sys.stderr)
         return 2
     changes = compare(old, new)
     if args.json:

@@ -28,7 +28,7 @@ from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
 from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
-from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.versions import (
     Listed,
@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
             ["push", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
         )
         if status != 0:
-            print(f"mkdocs-sitemap-pro versions: git push failed: {err}", file=sys.stderr)
+            print(f"mkdocs-sitemap-pro versions: git push failed: {redact_credentials(err)}",
+                  file=sys.stderr)
             return 1
         pushed = Branch.find(settings.repo, settings.branch)
         print(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "

@@ -9,15 +9,17 @@ folder and the URL it is published at, the URLs come from ``changes``.
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.error
 import urllib.request
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
+from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = [
     "DEFAULT_ENDPOINT",
@@ -165,7 +167,7 @@ def plan(urls: Sequence[str], key: KeyFile, endpoint: str = DEFAULT_ENDPOINT,
          limit: int = MAX_URLS_PER_REQUEST) -> list[Request]:
     """The requests that submit ``urls`` with ``key``."""
     if urlsplit(endpoint).scheme.lower() not in ("http", "https"):
-        raise IndexNowError(f"the endpoint {endpoint!r} is not an http(s) URL")
+        raise IndexNowError(f"the endpoint {redact_credentials(endpoint)!r} is not an http(s) URL")
     return [Request(endpoint, host, {"host": host, "key": key.key, "keyLocation": key.url,
                                      "urlList": listed})
             for host, listed in batches(urls, limit)]
@@ -179,8 +181,12 @@ def post(request: Request, timeout: float) -> int:
                     urllib.request.HTTPDefaultErrorHandler(),
                     urllib.request.HTTPErrorProcessor()):
         opener.add_handler(handler)
-    sent = urllib.request.Request(request.endpoint, data=request.data(), method="POST", headers={
-        "Content-Type": "application/json; charset=utf-8", "User-Agent": _USER_AGENT})
+    target, authorization = _basic_auth(request.endpoint)
+    headers = {"Content-Type": "application/json; charset=utf-8", "User-Agent": _USER_AGENT}
+    if authorization:
+        headers["Authorization"] = authorization
+    sent = urllib.request.Request(target, data=request.data(), method="POST", headers=headers)
+    shown = redact_credentials(request.endpoint)
     try:
         with opener.open(sent, timeout=timeout) as response:
             response.read(64 * 1024)
@@ -190,8 +196,20 @@ def post(request: Request, timeout: float) -> int:
     except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", error)  # a timeout is either, as it comes
         if isinstance(reason, TimeoutError):
-            raise SendError(f"no answer from {request.endpoint} within {timeout:g} seconds") from None
-        raise SendError(f"cannot reach {request.endpoint}: {reason}") from None
+            raise SendError(f"no answer from {shown} within {timeout:g} seconds") from None
+        raise SendError(f"cannot reach {shown}: {redact_credentials(str(reason))}") from None
+
+
+def _basic_auth(endpoint: str) -> tuple[str, str | None]:
+    """An endpoint with user information (``https://user:pass@host/``) as the URL
+    without it and the Basic ``Authorization`` it stands for; else itself and None."""
+    parts = urlsplit(endpoint)
+    if "@" not in parts.netloc:
+        return endpoint, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
+    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
 
 
 def explain(status: int, request: Request) -> str:

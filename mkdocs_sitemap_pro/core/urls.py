@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from urllib.parse import SplitResult, urlsplit
 
-__all__ = ["SiteUrl", "normalise_loc", "xml_escape"]
+__all__ = ["SiteUrl", "normalise_loc", "redact_credentials", "xml_escape"]
 
 _UNRESERVED = r"A-Za-z0-9\-._~"
 _SUB_DELIMS = r"!$&'()*+,;="
@@ -145,6 +145,24 @@ def _origin(parts: SplitResult) -> tuple[str, str | None, str, int] | None:
     return scheme, userinfo, parts.hostname or "", parts.port or _DEFAULT_PORTS[scheme]
 
 
+#: A URL's scheme and authority up to its user information's ``@`` (the last one before
+#: the path: a password may hold ``@``), anywhere in a text.
+_CREDENTIALS = re.compile(r"\b([A-Za-z][A-Za-z0-9+.\-]*://)([^/?#@\s'\"]*?)(:[^/?#\s'\"]*)?@"
+                          r"(?=[^/?#\s'\"@]*(?:[/?#\s'\"]|$))")
+
+
+def redact_credentials(text: str) -> str:
+    """``text`` with the password of every URL in it replaced by ``***`` (the user name
+    kept, to know which account was meant), or a lone token by ``***``: the one rule by
+    which no message prints credentials."""
+    return _CREDENTIALS.sub(_hidden, text)
+
+
+def _hidden(match: re.Match[str]) -> str:
+    scheme, user, password = match.groups()
+    return f"{scheme}{user}:***@" if password else f"{scheme}***@"
+
+
 class SiteUrl:
     """A site's base URL, checked and normalised, and the rule for "a URL under it".
 
@@ -156,18 +174,24 @@ class SiteUrl:
     def __init__(self, site_url: str) -> None:
         if not isinstance(site_url, str) or not site_url:
             raise ValueError("no site URL given: sitemaps hold absolute URLs")
+        shown = redact_credentials(site_url)  # what a message may say of it
         if any(ch.isspace() for ch in site_url):
-            raise ValueError(f"{site_url!r} holds whitespace")
+            raise ValueError(f"{shown!r} holds whitespace")
         try:
             norm = normalise_loc(site_url)
             parts = urlsplit(norm)
             origin = _origin(parts)
         except ValueError as exc:
-            raise ValueError(f"{site_url!r} is not a valid URL: {exc}") from None
+            raise ValueError(f"{shown!r} is not a valid URL: {redact_credentials(str(exc))}") from None
         if origin is None or not parts.hostname:
-            raise ValueError(f"{site_url!r} is not an absolute http(s) URL")
+            raise ValueError(f"{shown!r} is not an absolute http(s) URL")
+        if origin[1] is not None:
+            raise ValueError(
+                f"{shown!r} holds user information (a user name or "
+                "password before '@'), which every <loc> and robots.txt would publish: "
+                "remove it")
         if parts.query or parts.fragment or "?" in norm or "#" in norm:
-            raise ValueError(f"{site_url!r} has a query or a fragment")
+            raise ValueError(f"{shown!r} has a query or a fragment")
         self.url = norm if norm.endswith("/") else norm + "/"
         self.origin = origin
         self.path = parts.path if parts.path.endswith("/") else parts.path + "/"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Literal, Optional, TypeVar
 import pathspec
 from mkdocs.config import base
 from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -106,7 +107,8 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
     """A list of commit SHAs, or the path of a ``.git-blame-ignore-revs`` style file.
 
     The path is resolved against the folder of mkdocs.yml and must exist: a missing file
-    would silently date pages by the commits the user meant to ignore.
+    would silently date pages by the commits the user meant to ignore. It must lie in
+    the repository (after links): the file is read, and its lines may be reported.
     """
 
     def __init__(self) -> None:
@@ -119,6 +121,12 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
             path = os.path.normpath(os.path.join(folder, value))
             if not os.path.isfile(path):
                 raise base.ValidationError(f"the file {value!r} does not exist (looked for {path})")
+            top = _repository_top(folder or ".")
+            real = os.path.realpath(path)
+            if top is None or not real.startswith(os.path.join(top, "")):
+                raise base.ValidationError(
+                    f"the file {value!r} ({real}) must be inside the repository"
+                    + (f" ({top})" if top else ", and the project is in none"))
             return path
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             for sha in value:
@@ -133,6 +141,19 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
 
     def pre_validation(self, config: base.Config, key_name: str) -> None:
         self.config_file_path = config.config_file_path
+
+
+def _repository_top(folder: str) -> str | None:
+    """The top level of the git repository ``folder`` lies in (the nearest folder up
+    holding ``.git``, after links), or None: no git process for a configuration check."""
+    current = os.path.realpath(folder)
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
@@ -249,6 +270,28 @@ def cache_file(config: MkDocsConfig, options: SitemapProConfig, name: str) -> Pa
     if not options.cache:
         return None
     return project_folder(config) / options.cache_dir / name
+
+
+def check_cache_dir(config: MkDocsConfig, options: SitemapProConfig) -> None:
+    """A ``PluginError`` naming ``cache_dir`` if it lies in docs_dir or site_dir: its
+    files (which hold the repository's local path) would be published; or if it is
+    empty (the project's own folder)."""
+    if not options.cache:
+        return
+    if not options.cache_dir.strip():
+        raise PluginError(
+            "sitemap-pro: cache_dir is empty: give it a folder for the cache (relative to "
+            "mkdocs.yml; the default is .cache/plugin/sitemap-pro), or set cache: false")
+    cache = os.path.realpath(project_folder(config) / options.cache_dir)
+    for name, folder in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
+        if not folder:
+            continue
+        folder = os.path.realpath(folder)
+        if cache == folder or cache.startswith(os.path.join(folder, "")):
+            raise PluginError(
+                f"sitemap-pro: cache_dir {options.cache_dir!r} lies in {name} ({folder}), "
+                "so its files would be published with the site; give cache_dir a folder "
+                "outside both (the default is .cache/plugin/sitemap-pro)")
 
 
 def project_folder(config: MkDocsConfig) -> Path:

@@ -36,7 +36,7 @@ from mkdocs_sitemap_pro.core.manifest import (
     path_keys,
 )
 from mkdocs_sitemap_pro.core.shown import Dependencies
-from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
@@ -80,11 +80,13 @@ def carry_previous(history: HistoryMap, location: str, filename: str,
         return Carry(history)
     mine = key.options
     previous = _read(location, filename)
+    location = redact_credentials(location)  # what the messages below may say of it
     first = auto and isinstance(previous, _NotPublished)
     if first:  # a first deploy: no date published yet, none older than the clone's
         previous = Manifest(key.head, mine, {})
     if isinstance(previous, str):
-        return Carry(history, warning=f"previous: {previous}; no date was carried from it")
+        return Carry(history, warning=redact_credentials(
+            f"previous: {previous}; no date was carried from it"))
     if (previous.options.rule, previous.options.date, sorted(previous.options.ignore_commits)) != (
             mine.rule, mine.date, sorted(mine.ignore_commits)):
         return Carry(history, warning=(

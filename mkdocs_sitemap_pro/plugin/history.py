@@ -31,6 +31,7 @@ from mkdocs_sitemap_pro.core.git import (
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
+from mkdocs_sitemap_pro.core.git.map_check import confirm_dates
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -55,7 +56,7 @@ class _Steps(NamedTuple):
 
 
 _HOW = {
-    "kept": "the map kept for this HEAD (no git log)",
+    "kept": "the map kept for this HEAD (no walk)",
     "forward": "the kept map brought forward, {} read",
     "full": "walked, {} read",
     "none": "not read",
@@ -79,8 +80,14 @@ class BuildHistory:
         """Start the walk for the repository docs_dir lies in, by the plugin's options."""
         self.stop()
         ignored = options.ignore_commits
+        said: list[str] = []  # a bad line of the file, by its number
         if isinstance(ignored, str):
-            ignored = read_ignore_revs_file(Path(ignored))
+            try:
+                ignored = read_ignore_revs_file(Path(ignored), said)
+            except OSError as error:
+                said.append(f"ignore_commits: {ignored} cannot be read "
+                            f"({error.strerror or error}); no commit is ignored.")
+                ignored = []
         rules = self.options = HistoryOptions(options.git_history, options.git_date,
                                               tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
@@ -89,7 +96,7 @@ class BuildHistory:
         self._signals = EndOnSignals(self._processes)
         self._signals.install()
         self._result = self._dated = None
-        self._said = []
+        self._said = [(logging.WARNING, message) for message in said]
         steps = _Steps(options.fetch_history == "auto",
                        deploys.previous_location(config, options), options.previous == "auto",
                        options.filename)
@@ -103,12 +110,20 @@ class BuildHistory:
     def _walk(self, folder: Path, options: HistoryOptions, store: Path | None,
               processes: GitProcesses, steps: _Steps) -> None:
         known = self._known
-        if known is None and store is not None:
-            known = load_map(store)
+        refused: list[str] = []
+        kept = load_map(store, refused) if known is None and store is not None else None
         tried: set[str] = set()  # options set that did not help: not advised again
         try:
             if steps.fetch and not self._fetch(folder, processes):
                 tried.add("fetch_history")
+            if kept is not None:  # a file anyone could write: its dates must be git's
+                why = confirm_dates(folder, kept, processes)
+                if why is None:
+                    known = kept
+                else:
+                    refused.append(f"{store} cannot be used: {why}")
+            for reason in refused:
+                self._said.append((logging.DEBUG, f"{reason}; the history is walked"))
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return

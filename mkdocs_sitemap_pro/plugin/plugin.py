@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.collector_pause import collector_paused
 from mkdocs_sitemap_pro.core.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
-from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, check_cache_dir
 from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
@@ -65,6 +65,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return None
         # Sitemaps need absolute URLs; a bad site_url cannot give any, so stop here.
         pipeline.site_url_of(config)
+        check_cache_dir(config, self.config)
         # static-i18n starts its next language: the one just built is complete, keep it
         # for the one sitemap written at the end.
         if i18n.nested_build(config):

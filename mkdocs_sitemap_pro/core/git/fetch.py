@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
+from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = ["Fetched", "fetch_history"]
 
@@ -45,7 +46,8 @@ def fetch_history(folder: Path, processes: GitProcesses | None = None) -> Fetche
                               "--unshallow", remote], folder, processes=processes)
     seconds = time.monotonic() - start
     if status != 0:
-        detail = err.strip().splitlines()[-1] if err.strip() else f"exit status {status}"
+        detail = redact_credentials(err.strip().splitlines()[-1]) if err.strip() else (
+            f"exit status {status}")
         return Fetched(False, (
             f"fetch_history: `git fetch --unshallow {remote}` failed ({detail}), so files "
             "older than the clone's oldest commit stay undated"))

@@ -1,8 +1,9 @@
 """A history map kept on disk between builds: one versioned JSON file, written atomically.
 
 A file that cannot be read, is not JSON, is of another format version or does not hold
-what a map needs is as good as none (the map is walked again); nothing in it is trusted
-beyond its shape. Paths are git's names (bytes) decoded with the file system's encoding
+what a map needs is as good as none (the map is walked again): every value is checked as
+git would give it (ids, dates with their zone and in git's range, indexes that match).
+Its dates are not trusted even then: ``map_check`` confirms them with git before use. Paths are git's names (bytes) decoded with the file system's encoding
 and ``surrogateescape``, so any name git prints survives the round trip; dates keep
 their commit's own zone.
 """
@@ -17,6 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.cache_values import (
+    OBJECT_ID as _OBJECT_ID,
+    REASONS,
+    checked_date,
+    commit_id,
+    printable,
+)
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange, Unknown
 from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
 
@@ -60,43 +68,65 @@ def save_map(path: Path, history: HistoryMap) -> None:
     replace_file(path, json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
 
 
-def load_map(path: Path) -> HistoryMap | None:
-    """The map kept at ``path``, or None when there is none that can be used."""
+def load_map(path: Path, refused: list[str] | None = None) -> HistoryMap | None:
+    """The map kept at ``path``, or None when there is none that can be used (then
+    ``refused``, if given, gets why: a missing file says nothing)."""
     try:
         data = json.loads(path.read_bytes())
-        return _decode(data) if isinstance(data, dict) else None
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return _decode(data)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            OverflowError) as error:
+        if refused is not None:
+            refused.append(printable(f"{path} cannot be used ({type(error).__name__}: {error})"))
         return None
 
 
-def _decode(data: dict[str, Any]) -> HistoryMap | None:
+def _decode(data: dict[str, Any]) -> HistoryMap:
+    """The map ``data`` holds, each value checked as git would give it (see
+    ``core.cache_values``); ``ValueError`` (or ``TypeError``…) for anything else."""
     if data.get("format") != _FORMAT or data.get("version") != FORMAT_VERSION:
-        return None
+        raise ValueError("another format or version")
     options = HistoryOptions(data["rule"], data["date"],
                              tuple(_strings(data["ignore_commits"])))
-    boundary = frozenset(b.encode("ascii") for b in _strings(data["boundary"]))
-    key = MapKey(_string(data["top"]), _string(data["head"]), boundary, options)
-    when = [Known(datetime.fromisoformat(_string(iso)), _string(sha))
-            for sha, iso in data["commits"]]
+    boundary = frozenset(commit_id(b).encode("ascii") for b in _strings(data["boundary"]))
+    top = _string(data["top"])
+    if not os.path.isabs(top):
+        raise ValueError("the repository's folder is not an absolute path")
+    key = MapKey(top, commit_id(data["head"]), boundary, options)
+    when: list[Known] = []
+    for sha, iso in data["commits"]:
+        when.append(Known(checked_date(iso), commit_id(sha)))
+    if len({known.commit for known in when}) != len(when):
+        raise ValueError("a commit listed twice")
+    count = len(when)
     changes: dict[bytes, LastChange] = {}
     objects: dict[bytes, str] = {}
     # os.fsencode, less a Python call per file (a map holds every file HEAD tracks).
     encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+    valid_id = _OBJECT_ID.fullmatch
     for name, (value, oid) in data["files"].items():
         key_name = name.encode(encoding, errors)
         if type(value) is int:
-            if value < 0:
+            if not 0 <= value < count:
                 raise IndexError("no such commit")
             changes[key_name] = when[value]
+        elif value in REASONS:
+            changes[key_name] = Unknown(value)
         else:
-            changes[key_name] = Unknown(_string(value))
+            raise ValueError("neither a commit nor a reason")
         if oid:
-            if type(oid) is not str:  # _string's check, without a call per file
-                raise TypeError("not a string")
+            if type(oid) is not str or not valid_id(oid):  # commit_id, without a call per file
+                raise ValueError("not an object id")
             objects[key_name] = oid
     links = frozenset(name.encode(encoding, errors) for name in _strings(data["links"]))
-    return HistoryMap(key, changes, key.top, objects, links,
-                      said=tuple(_strings(data["said"])), made="kept")
+    if not links <= changes.keys():
+        raise ValueError("a link that is not a file of the map")
+    said = tuple(printable(text) for text in _strings(data["said"]))
+    return HistoryMap(key, changes, key.top, objects, links, said=said, made="kept")
 
 
 def _string(value: object) -> str:

@@ -55,17 +55,25 @@ class Repository(NamedTuple):
     boundary: frozenset[bytes]  # the shallow clone's boundary commits; empty if complete
 
 
-def read_ignore_revs_file(path: Path) -> list[str]:
+def read_ignore_revs_file(path: Path, warnings: list[str] | None = None) -> list[str]:
     """The SHAs in a file in git's ``.git-blame-ignore-revs`` format, in order.
 
     One revision a line; ``#`` starts a comment (anywhere on the line, as git reads it);
-    blank lines are skipped. An unreadable file raises ``OSError``.
+    blank lines are skipped. A line that is not a commit id is left out, and ``warnings``
+    gets its number (never its text: the file may not be what the user thinks). An
+    unreadable file raises ``OSError``.
     """
     revs: list[str] = []
-    for line in Path(path).read_text(encoding="utf-8-sig").splitlines():
-        text = line.split("#", 1)[0].strip()
-        if text:
-            revs.append(text)
+    text = Path(path).read_text(encoding="utf-8-sig", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
+        rev = line.split("#", 1)[0].strip()
+        if not rev:
+            continue
+        if is_commit_id(rev):
+            revs.append(rev.lower())
+        elif warnings is not None:
+            warnings.append(f"ignore_commits: line {number} of {path} is not a commit SHA "
+                            "(7 to 64 hex digits); it is ignored.")
     return revs
 
 

@@ -28,13 +28,14 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.cache_values import printable
 from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.shown import Lines, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
-from mkdocs_sitemap_pro.plugin.dependencies.cache import flat_ints
+from mkdocs_sitemap_pro.plugin.dependencies.blame_file import read_entries, read_heads
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
@@ -98,19 +99,11 @@ class LineDateStore:
             return
         if not isinstance(data, dict) or data.get("version") != _VERSION:
             return
-        for key, entry in (data.get("files") or {}).items():
-            try:
-                commit, runs, gaps = entry
-                self._entries[key] = (str(commit), LineDates(_quads(runs), _quads(gaps)))
-            except (TypeError, ValueError):
-                continue
-        for name, head in (data.get("heads") or {}).items():
-            try:
-                mtime, size, inode, oid, length = head
-                stamp = (int(mtime), int(size), int(inode))
-                self._heads[name] = (stamp, str(oid), int(length))
-            except (TypeError, ValueError):
-                continue
+        try:
+            self._entries, self._heads = read_entries(data["files"]), read_heads(data["heads"])
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            self._entries, self._heads = {}, {}
+            log.debug(printable(f"{self.path} cannot be used ({error}): lines are dated again"))
 
     def dates(self, history: GitHistory, options: HistoryOptions, pages: Iterable[Shown],
               timeout: float) -> BuildLines:
@@ -172,7 +165,7 @@ class LineDateStore:
         """Each part's newest change, if the store has the file's lines at its last
         change dated as far as each part's newest change (None: it has not)."""
         entry = self._entries.get(want.key)
-        if entry is None or entry[0] != want.commit:
+        if entry is None or entry[0] != want.commit or entry[1].length != want.length:
             return None
         answers: Answers = {}
         for part in want.parts:
@@ -243,12 +236,6 @@ class LineDateStore:
 def _key(name: bytes, options: HistoryOptions) -> str:
     """A file and the options its blame is made under (one entry each)."""
     return "\n".join([os.fsdecode(name), options.rule, options.date, *options.ignore_commits])
-
-
-def _quads(flat: object) -> tuple[tuple[int, int, int, int], ...]:
-    """``blame.json``'s runs (or gaps), four integers each in one flat list, as tuples."""
-    items = iter(flat_ints(flat, 4))
-    return tuple(zip(items, items, items, items))
 
 
 def _lines_if_head(path: str, oid: str | None) -> int | None:

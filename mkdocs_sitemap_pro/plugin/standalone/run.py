@@ -27,7 +27,7 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
-from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, check_cache_dir
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.core.includes import (
@@ -116,6 +116,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
         apply_mike(site)  # under mike, the version's site_url, as the builder had it
     try:
         pipeline.site_url_of(config)
+        check_cache_dir(config, options)
     except PluginError as error:
         raise ConfigError(str(error).removeprefix("sitemap-pro: ")) from None
     if not os.path.isdir(config.site_dir):
