@@ -139,7 +139,8 @@ def write_sitemaps(
     folder.mkdir(parents=True, exist_ok=True)
     stem = options.stem
     # Temporary files of a run that was killed while writing: ours, and never removed else.
-    ours = re.escape(stem) + r"(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
+    ours = (re.escape(stem) + r"(?:-[1-9][0-9]*)?(?:-page-[1-9][0-9]*)?"
+            r"\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?")
     leftovers = remove_leftovers(folder, re.compile(ours))
     staged = StagedFiles(folder)
     try:
