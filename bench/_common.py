@@ -589,3 +589,33 @@ def print_summary(lines: Sequence[str]) -> None:
     print("\n== summary")
     for line in lines:
         print(line)
+
+
+def _no_vfork() -> None:
+    """Run in the child before ``exec`` (its presence is what matters: no vfork)."""
+
+
+def measured_run(cmd: Sequence[str], *, env: dict[str, str] | None = None,
+                 cwd: Path | None = None) -> tuple[float, int, str]:
+    """Run ``cmd`` and return (CPU seconds, peak RSS bytes, its stderr tail).
+
+    CPU is ``os.wait4``'s rusage of the whole process tree: user + sys of the command and
+    of every child it waited for (the git processes a build starts). Peak RSS is that
+    rusage's ``ru_maxrss``: the largest resident set of any process in the tree. Wall
+    time is not measured: on a shared machine it says more about the neighbours.
+
+    A ``preexec_fn`` makes Python fork instead of vfork: a vforked child's ``ru_maxrss``
+    counts the peak of the parent's address space it replaced at ``exec`` (this bench,
+    after building a repository in memory, would show as the build's peak).
+    """
+    proc = subprocess.Popen(list(cmd), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=env, cwd=cwd, preexec_fn=_no_vfork)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.stderr.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    tail = err.decode("utf-8", "replace")[-3000:]
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[:6])} ... failed ({proc.returncode}):\n{tail}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, tail

@@ -97,22 +97,16 @@ def manifest_bytes(manifest: Manifest) -> bytes:
     """The manifest as published: compact JSON, keys sorted, one final newline. Each
     file's date is in seconds since the epoch (git's dates are whole seconds)."""
     options = manifest.options
-    head = json.dumps({
+    listed = manifest.files
+    return json.dumps({
         "commit": manifest.commit,
+        "files": {key: [oid, int(when.timestamp())] for key, (oid, when) in listed.items()},
         "format": FORMAT,
         "left_out": sorted(manifest.left_out),
         "options": {"git_date": options.date, "git_history": options.rule,
                     "ignore_commits": sorted(options.ignore_commits)},
         "version": VERSION,
-    }, sort_keys=True, separators=(",", ":"))
-    # Keys, object ids and numbers need no escaping: the files part is written directly,
-    # a fraction of what json.dumps costs for thousands of small lists.
-    listed = manifest.files  # sorted by key alone: comparing (key, value) pairs costs more
-    files = ",".join([f'"{key}":["{listed[key][0]}",{int(listed[key][1].timestamp())}]'
-                      for key in sorted(listed)])
-    # "files" sorts between "commit" and "format": placed where sort_keys would put it.
-    at = head.index(',"format":')
-    return f'{head[:at]},"files":{{{files}}}{head[at:]}\n'.encode("ascii")
+    }, sort_keys=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
 def parse_manifest(data: bytes) -> Manifest:

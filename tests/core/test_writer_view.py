@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html
@@ -128,20 +129,26 @@ def test_a_file_of_utc_lastmods_alone_shows_each_as_written(tmp_path: Path) -> N
     assert list(last.values()) == [("2024-02-29T05:35:07+00:00", "daily", "", [])]
 
 
-def test_the_quick_rows_are_the_rows_each_field_read_would_make() -> None:
-    # The usual urlset's rows are written apart from _url_row, for speed: the two must
-    # never drift (the same bytes, base set apart or not, any date, any character).
-    from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
-    from mkdocs_sitemap_pro.core.writer.html_view import _row, _url_row, _utc_rows
-    from mkdocs_sitemap_pro.core.writer.items import collect
+def test_a_big_file_s_table_is_paged_and_every_row_is_on_one_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 50,000-URL table is no page for people: pages of VIEW_ROWS rows, linked.
+    from mkdocs_sitemap_pro.core.writer import html_view
 
-    locs = [BASE, f"{BASE}q&a/", f"{BASE}it's/<x>", f"{BASE}café/", "https://example.com/docs",
-            "https://example.com/docs0/", f"{BASE}p/"]
-    made = [SitemapEntry(loc=loc, lastmod=dt.datetime(1999 + i, 1 + i, 9 + i, i, 7 * i, i,
-                                                      tzinfo=PLUS2))
-            for i, loc in enumerate(locs)]
-    items = collect(made, SiteUrl(BASE), "datetime", dt.datetime(2030, 1, 1, tzinfo=PLUS2)).items
-    quick = _utc_rows(items, BASE, xml_escape(BASE))
-    assert quick is not None and len(quick) == len(items) == len(locs) - 1  # docs0: elsewhere
-    assert quick == [_url_row(_row(item), BASE, xml_escape(BASE), (False, False, False))
-                     for item in items]
+    monkeypatch.setattr(html_view, "VIEW_ROWS", 4)
+    made = [SitemapEntry(loc=f"{BASE}p{n:02d}/", lastmod=dt.datetime(2024, 1, 1 + n,
+                                                                     tzinfo=dt.timezone.utc))
+            for n in range(10)]
+    report = write_sitemaps(made, tmp_path, BASE, html_view=True)
+    assert sorted(report.html_files) == ["sitemap-page-2.html", "sitemap-page-3.html",
+                                         "sitemap.html"]
+    pages = [rows_of(tmp_path / name) for name in
+             ("sitemap.html", "sitemap-page-2.html", "sitemap-page-3.html")]
+    assert [len(p) for p in pages] == [4, 4, 2]
+    assert [url for p in pages for url in p] == [e.loc for e in made]
+    first = html.fromstring((tmp_path / "sitemap.html").read_bytes())
+    assert first.xpath("//p[@class='summary']/a/@href") == ["sitemap.xml", "sitemap-page-2.html",
+                                                             "sitemap-page-3.html"]
+    # A smaller sitemap next time: the pages it no longer has are removed.
+    report = write_sitemaps(made[:3], tmp_path, BASE, html_view=True)
+    assert report.html_files == ("sitemap.html",)
+    assert not (tmp_path / "sitemap-page-2.html").exists()

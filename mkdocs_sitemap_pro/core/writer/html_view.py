@@ -10,9 +10,8 @@ that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom 
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from html import escape, unescape
-from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,7 +20,7 @@ from mkdocs_sitemap_pro.core.entry import Alternate
 from mkdocs_sitemap_pro.core.urls import xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
-from mkdocs_sitemap_pro.core.writer.view_dates import UTC_TEXT, date_cell, day_text
+from mkdocs_sitemap_pro.core.writer.view_dates import date_cell
 from mkdocs_sitemap_pro.core.words import counted
 
 __all__ = ["GENERATOR", "ViewFile", "index_page", "is_ours", "is_ours_text", "remove_stale_views",
@@ -58,10 +57,8 @@ _FIELD = re.compile(r"<(lastmod|changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
 # The usual text after </loc>, a lastmod alone, is read without the regex.
 _LASTMOD_OPEN, _LASTMOD_CLOSE = "<lastmod>", "</lastmod>"
-# The texts after </loc> of a urlset's URLs, joined, in the usual case: a UTC lastmod
-# alone each (as all are of its length, a match says each is one).
-_UTC_LASTMODS = re.compile(f"(?:{_LASTMOD_OPEN}{UTC_TEXT}{_LASTMOD_CLOSE})*")
-_UTC_LASTMOD_LENGTH = len("<lastmod>YYYY-MM-DDThh:mm:ss+00:00</lastmod>")
+# At most this many rows on one page (~2 MB): a bigger file's table is paged.
+VIEW_ROWS = 5_000
 
 
 def _row(item: Item) -> _Row:
@@ -79,9 +76,10 @@ def _row(item: Item) -> _Row:
                 fields.get("priority"), alternates)
 
 
-def view_name(xml_name: str) -> str:
-    """``sitemap-2.xml`` -> ``sitemap-2.html``."""
-    return xml_name.removesuffix(".xml") + ".html"
+def view_name(xml_name: str, page: int = 1) -> str:
+    """``sitemap-2.xml`` -> ``sitemap-2.html``; its page 3 ``sitemap-2-page-3.html``."""
+    stem = xml_name.removesuffix(".xml")
+    return f"{stem}.html" if page == 1 else f"{stem}-page-{page}.html"
 
 
 def is_ours(path: Path) -> bool:
@@ -99,7 +97,7 @@ def is_ours_text(data: bytes) -> bool:
 
 
 def _frame(title: str, heading: str, summary: str, head_row: str, xml_name: str,
-           crumb: str = "", feed: str | None = None) -> tuple[str, str]:
+           crumb: str = "", feed: str | None = None, pager: str = "") -> tuple[str, str]:
     """A page's text before its rows, and after them (the rows go between, one a line)."""
     feed_head = feed_foot = ""
     if feed is not None:
@@ -114,7 +112,7 @@ def _frame(title: str, heading: str, summary: str, head_row: str, xml_name: str,
         f"<style>{STYLE}</style>\n</head>\n<body>\n",
         '<div class="wrap">\n<header>\n', crumb,
         f'<p class="eyebrow">Sitemap</p>\n<h1>{escape(heading)}</h1>\n',
-        f'<p class="summary">{summary}</p>\n</header>\n<main class="card">\n',
+        f'<p class="summary">{summary}</p>\n{pager}</header>\n<main class="card">\n',
         '<div class="tools" hidden><input type="search" placeholder="Filter" '
         'aria-label="Filter the table"><output></output></div>\n',
         f"<table>\n<thead>{head_row}</thead>\n<tbody>\n",
@@ -166,65 +164,56 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
     return "".join(cells) + "</tr>"
 
 
-def _utc_rows(items: Sequence[Item], base: str, base_xml: str) -> list[str] | None:
-    """The rows of a urlset whose every URL has a UTC lastmod and nothing else (the usual
-    case), made straight from the written text; None for any other urlset.
-
-    ``_url_row``'s rows at a third of its cost: one regex match checks every lastmod, a
-    day's text is made once, and a row is one f-string (measured, a new string costs ~700
-    instructions and a method call ~1,000: a row makes five, and one call, a dict lookup).
-    """
-    tails = list(map(itemgetter(4), items))
-    if not base or set(map(len, tails)) != {_UTC_LASTMOD_LENGTH} or \
-            not _UTC_LASTMODS.fullmatch("".join(tails)):
-        return None
-    # _url_row's "longer than base, and starts with it" as two comparisons: in code point
-    # order, such locs lie between base and base with its last character's successor.
-    above = base[:-1] + chr(ord(base[-1]) + 1)
-    cut, span = len(base_xml), f'<span class="base">{base_xml}</span>'
-    days: dict[str, str] = {}  # "YYYY-MM-DD" -> "29 Feb 2024"
-    rows = []
-    for item in items:
-        href, text = item[1], item[4][9:34]  # (the text inside <lastmod>)
-        day = days.get(text[:10])
-        if day is None:
-            day = days[text[:10]] = day_text(text)
-        start, head = (cut, span) if base < item[0] < above else (0, "")
-        rows.append(
-            f'<tr><td class="url" data-label="URL"><a href="{href}">{head}{href[start:]}</a>'
-            f'</td><td class="date" data-label="Last modified" data-value="{text}">'
-            f'<time datetime="{text}" title="{text}">{day}, {text[11:16]} UTC</time></td></tr>'
-        )
-    return rows
-
-
 def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
-                back: str | None, feed: str | None = None) -> bytes:
-    """The page of one urlset, in UTF-8: its URLs, with only the columns some URL has a
-    value for.
+                back: str | None, feed: str | None = None, page: int = 1,
+                total: int | None = None) -> bytes:
+    """A page of one urlset, in UTF-8: its URLs (``VIEW_ROWS`` of its ``total`` from row
+    ``(page - 1) * VIEW_ROWS`` on), with only the columns some URL has a value for.
 
     The rows (ASCII, as a rule) are encoded apart from the rest of the page: joined with
     its few non-ASCII characters they would be widened, and encoded one by one.
     """
     base_xml = xml_escape(base)
-    rows, columns = _utc_rows(items, base, base_xml), (False, False, False)
-    if rows is None:  # (not the usual case: each URL's fields are read from its text)
-        entries = [_row(item) for item in items]
-        columns = (any(e.changefreq for e in entries), any(e.priority for e in entries),
-                   any(e.alternates for e in entries))
-        rows = [_url_row(entry, base, base_xml, columns) for entry in entries]
+    entries = [_row(item) for item in items]
+    columns = (any(e.changefreq for e in entries), any(e.priority for e in entries),
+               any(e.alternates for e in entries))
+    rows = [_url_row(entry, base, base_xml, columns) for entry in entries]
     head = ['<th scope="col">URL</th>', '<th scope="col">Last modified</th>']
     head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
                                  '<th scope="col" class="num">Priority</th>',
                                  '<th scope="col">Languages</th>'), columns) if on]
-    count = len(items)
+    count = total if total is not None else len(items)
     summary = f'<strong class="count">{count:,}</strong> URL{"" if count == 1 else "s"} in ' \
               f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'
     crumb = f'<a class="crumb" href="{escape(back)}">← All sitemap files</a>\n' if back else ""
     before, after = _frame(f"{title} · sitemap ({xml_name})", title, summary,
-                           "<tr>" + "".join(head) + "</tr>", xml_name, crumb, feed)
+                           "<tr>" + "".join(head) + "</tr>", xml_name, crumb, feed,
+                           _pager(xml_name, page, count, len(items)))
     return b"".join([before.encode("utf-8"), "\n".join(rows).encode("utf-8"),
                      after.encode("utf-8")])
+
+
+def _pager(xml_name: str, page: int, total: int, shown: int) -> str:
+    """The line that links a paged table's pages (nothing for a table on one page)."""
+    pages = -(-total // VIEW_ROWS)
+    if pages <= 1:
+        return ""
+    first = (page - 1) * VIEW_ROWS
+    links = " ".join(f"<strong>{k}</strong>" if k == page else
+                     f'<a href="{escape(view_name(xml_name, k))}">{k}</a>'
+                     for k in range(1, pages + 1))
+    return (f'<p class="summary">URLs {first + 1:,}–{first + shown:,}, page {page} of '
+            f'{pages}: {links}</p>\n')
+
+
+def _urlset_pages(shard: ViewFile, title: str, base: str, back: str | None,
+                  feed: str | None) -> Iterator[tuple[str, bytes]]:
+    """The pages of one urlset, made one at a time (each written before the next)."""
+    items = shard.items
+    for page, start in enumerate(range(0, max(1, len(items)), VIEW_ROWS), 1):
+        yield (view_name(shard.xml_name, page),
+               urlset_page(items[start:start + VIEW_ROWS], title, shard.xml_name, base, back,
+                           feed, page, len(items)))
 
 
 def index_page(files: list[ViewFile], title: str, xml_name: str,
@@ -258,16 +247,17 @@ def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
     A name already taken by a file that is not one of our pages is refused: it is the
     site's own page, and is left as it is.
     """
-    pages: list[tuple[str, bytes]] = []
-    if index_name is not None:
-        page = index_page(shards, title, index_name, feed)
-        pages.append((view_name(index_name), page.encode("utf-8")))
     back = view_name(index_name) if index_name else None
-    for shard in shards:
-        pages.append((view_name(shard.xml_name),
-                      urlset_page(shard.items, title, shard.xml_name, base, back, feed)))
+
+    def pages() -> Iterator[tuple[str, bytes]]:
+        if index_name is not None:
+            page = index_page(shards, title, index_name, feed)
+            yield view_name(index_name), page.encode("utf-8")
+        for shard in shards:
+            yield from _urlset_pages(shard, title, base, back, feed)
+
     renames, names, refused = [], [], []
-    for name, data in pages:
+    for name, data in pages():
         target = folder / name
         if target.exists() and not is_ours(target):
             refused.append(name)
@@ -282,7 +272,7 @@ def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
 
 def remove_stale_views(folder: Path, stem: str, keep: set[str]) -> list[str]:
     """Remove our pages ``<stem>.html`` and ``<stem>-<n>.html`` not in ``keep``."""
-    pattern = re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?\.html")
+    pattern = re.compile(re.escape(stem) + r"(?:-[1-9][0-9]*)?(?:-page-[1-9][0-9]*)?\.html")
     removed: list[str] = []
     try:
         names = sorted(p.name for p in folder.iterdir())

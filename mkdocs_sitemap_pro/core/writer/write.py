@@ -125,7 +125,8 @@ def write_sitemaps(
     # Temporary files of a run that was killed while writing: ours, and never removed
     # else. First, so that a run that stops on an error below removes them too.
     ours = re.escape(options.stem) + (
-        r"(?:(?:-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?|\.manifest\.json)")
+        r"(?:(?:-[1-9][0-9]*)?(?:-page-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
+        r"|\.manifest\.json)")
     leftovers = remove_leftovers(folder, re.compile(ours))
 
     collected = collect(entries, site, lastmod_format, build_time)
