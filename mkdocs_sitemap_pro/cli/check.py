@@ -12,6 +12,7 @@ import os
 import sys
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
+from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
 
 __all__ = ["register", "run"]
@@ -51,9 +52,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check(args.target, options)
     except CheckError as error:
+        said = redact_credentials(str(error))  # a URL's user information is never printed
         if args.json:
-            print(json.dumps({"target": args.target, "status": 2, "error": str(error)}))
-        print(f"mkdocs-sitemap-pro check: could not check: {error}", file=sys.stderr)
+            print(json.dumps({"target": redact_credentials(args.target), "status": 2,
+                              "error": said}))
+        print(f"mkdocs-sitemap-pro check: could not check: {said}", file=sys.stderr)
         return 2
     # --json is JSON Lines, as changes --json is: the report is one object on one line.
     text = json.dumps(report.as_dict(args.strict), ensure_ascii=False) if args.json \

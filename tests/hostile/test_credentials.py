@@ -134,3 +134,15 @@ def test_changes_reading_a_url_with_credentials_does_not_print_them(tmp_path, ca
     assert main(["changes", old, str(new)]) == 2
     err = capsys.readouterr().err
     assert SECRET not in err and "user:***@127.0.0.1:1" in err, err
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_check_never_prints_the_credentials_of_the_url_it_could_not_read(capsys, as_json):
+    # Nothing listens on port 9 of this machine: check cannot run, and says so.
+    target = f"http://user:{SECRET}@127.0.0.1:9/sitemap.xml"
+    status = main(["check", target, "--timeout", "2"] + (["--json"] if as_json else []))
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert "could not check" in err, err
+    assert SECRET not in out + err
+    assert "user:***@127.0.0.1:9" in out + err
