@@ -19,17 +19,16 @@ __all__ = ["leave_out_overwritten", "overwritten_pages"]
 
 def overwritten_pages(files: Files) -> dict[str, str]:
     """Each page whose HTML a later page of the build overwrote: src_uri -> why."""
-    last: dict[str, str] = {}  # dest_uri -> src_uri of the last page written there
-    for file in final_documentation_pages(files):
-        last[file.dest_uri] = file.src_uri
-    if len(last) == len(final_documentation_pages(files)):
+    pages = final_documentation_pages(files)
+    last = {file.dest_uri: file.src_uri for file in pages}  # the page written last wins
+    if len(last) == len(pages):
         return {}  # the usual site: every page has a file of its own
     return {
         file.src_uri: (
             f"overwritten by '{last[file.dest_uri]}' (both build to {file.dest_uri}, "
             "and MkDocs writes that page last)"
         )
-        for file in final_documentation_pages(files)
+        for file in pages
         if last[file.dest_uri] != file.src_uri
     }
 
