@@ -1,13 +1,21 @@
 """MaterialX (mkdocs-materialx, theme ``materialx``, a fork of Material 9.7) is treated
 as Material is: ``show_date`` puts the date where Material's templates read it, and the
-instant-navigation advice is given. Real builds where MaterialX is installed; its
-import package is ``material``, as Material's is, so the two cannot be installed
-side by side and it is not in the test extra (run these with it first on PYTHONPATH)."""
+instant-navigation advice is given. Real builds where MaterialX is installed.
+
+Its import package is ``material``, as Material's is, so the two cannot be installed
+side by side and it is not in the test extra. ``.ci/run`` installs it into a folder of
+its own, puts that folder first on PYTHONPATH and runs this file with
+``SITEMAP_PRO_TEST_MATERIALX=1``: then a missing MaterialX fails the test; without the
+variable it is skipped, saying why.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from importlib.metadata import entry_points
+import importlib.util
+import os
+from importlib.metadata import PackageNotFoundError, distribution
+from pathlib import Path
 
 import pytest
 from babel.dates import format_date
@@ -15,10 +23,34 @@ from babel.dates import format_date
 from tests.support.dates import D1, D2
 from tests.support.sites import SITE_URL, Site
 
-pytestmark = pytest.mark.skipif(
-    not entry_points(group="mkdocs.themes", name="materialx"),
-    reason="mkdocs-materialx is not installed (it replaces Material's import package)",
-)
+# Set by .ci/run's MaterialX step: there the test must run, never skip.
+REQUIRED = "SITEMAP_PRO_TEST_MATERIALX"
+
+
+def _materialx_absent() -> str | None:
+    """Why MaterialX's templates are not the ones imported here, or None if they are."""
+    try:
+        dist = distribution("mkdocs-materialx")
+    except PackageNotFoundError:
+        return "mkdocs-materialx is not installed"
+    spec = importlib.util.find_spec("material")
+    installed = Path(str(dist.locate_file(""))).resolve()
+    if spec is None or spec.origin is None or Path(spec.origin).resolve().parents[1] != installed:
+        return (f"mkdocs-materialx is installed in {installed}, but the import package "
+                "`material` comes from elsewhere (Material's): put that folder first on PYTHONPATH")
+    return None
+
+
+@pytest.fixture(autouse=True)
+def _materialx() -> None:
+    absent = _materialx_absent()
+    if absent is None:
+        return
+    if os.environ.get(REQUIRED):
+        pytest.fail(f"{REQUIRED} is set, so MaterialX must be tested: {absent}", pytrace=False)
+    pytest.skip(f"{absent}; it replaces Material's import package `material`, so .ci/run "
+                f"tests it in a step of its own ({REQUIRED}=1)")
+
 
 # A page template that prints what Material's "last update" fact reads.
 _SHOWS = "{% extends 'main.html' %}{% block content %}{{ super() }}" \
