@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 import logging
 from pathlib import Path
@@ -248,6 +249,38 @@ def test_snippet_ranges_and_sections_are_dated_by_their_lines(site: Site) -> Non
     assert lastmod(built, "include") == utc(day(5))
     assert lastmod(built, "both") == utc(day(7))  # it shows the whole file as well
     assert lastmod(built, "index") == utc(day(1))
+
+
+FIGURES = '"""Figures, documented by importing them."""\n\nimport math\n\n\n' \
+    'class Circle:\n    """A circle."""\n\n    def area(self) -> float:\n' \
+    '        """Its area."""\n        return math.pi\n'
+
+
+def test_a_file_shown_whole_and_in_part_on_one_page_counts_whole(site: Site) -> None:
+    """A module inspected (its lines not known to griffe) shows its whole file; a snippet
+    of lines 1-3 of that file on the same page does not narrow it to those lines."""
+    site.repo.write(".gitignore", "site/\n.cache/\n__pycache__/\n")
+    site.repo.write("src/figures.py", FIGURES)
+    snippet = '```python\n--8<-- "src/figures.py:1:3"\n```\n\n'
+    site.page("module.md", f"# Module\n\n{snippet}::: figures\n")
+    options = {"show_source": True, "force_inspection": True}
+    site.config.update(
+        markdown_extensions=["pymdownx.snippets", "pymdownx.superfences"],
+        plugins=[{"mkdocstrings": {"handlers": {"python": {"paths": ["src"], "options": options}}}},
+                 {"sitemap-pro": {}}])
+    site.write_config()
+    site.commit("pages", day(1))
+    # Outside lines 1-3, inside the source shown (Circle.area's body).
+    _edit(site, "src/figures.py", "return math.pi", "return math.tau / 2", day(5))
+    try:
+        built = site.build(strict=True)
+        assert "tau" in (built.site_dir / "module/index.html").read_text()
+        assert lastmod(built, "module") == utc(day(5))  # the whole file (was day 1: lines 1-3)
+        # A dirty rebuild does not render the page again: the cache kept the file whole.
+        _edit(site, "src/figures.py", '"""A circle."""', '"""A round figure."""', day(7))
+        assert lastmod(site.build(dirty=True), "module") == utc(day(7))
+    finally:
+        sys.modules.pop("figures", None)  # imported by the inspection
 
 
 def test_a_dirty_rebuild_keeps_the_lines_each_page_showed(site: Site) -> None:

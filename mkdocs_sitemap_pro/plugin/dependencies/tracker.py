@@ -103,10 +103,12 @@ class Tracker:
         if reads is None:
             return
         parts: dict[str, list[tuple[int, int]]] = {}
+        shown_whole: set[str] = set()  # what an integration knows the page shows whole
         edited, self._edited = self._edited, None
         if self._objects.pending:
             whole, lines = self._objects.take()  # mkdocstrings' objects' source files
             reads |= whole
+            shown_whole |= whole
             self.api_files.update(whole, lines)
             for path, ranges in lines.items():
                 parts.setdefault(path, []).extend(ranges)
@@ -114,7 +116,9 @@ class Tracker:
             # block on a written page is: its edit path is a link, not something shown.
             edited = None
         if self._templates is not None and self._templates.pending:
-            reads |= self._templates.take()  # macros' templates, cached by Jinja or not
+            templates = self._templates.take()  # macros' templates, cached by Jinja or not
+            reads |= templates
+            shown_whole |= templates
         if self._click is not None:  # mkdocs-click: the commands rendered, not the imports
             if self._modules is not None:
                 reads -= self._click.imported_since(self._modules)
@@ -124,6 +128,7 @@ class Tracker:
 
                 whole, lines = command_lines(page.markdown or "")
                 reads |= whole
+                shown_whole |= whole
                 for path, ranges in lines.items():
                     parts.setdefault(path, []).extend(ranges)
             else:
@@ -134,7 +139,7 @@ class Tracker:
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)
         if shows and self._written is not None and source:
-            self._written_parts(source, reads, parts)
+            self._written_parts(source, reads, parts, shown_whole)
         picked = self._exclusions.pick(reads, source) if shows else None
         if parts:
             in_part = self._exclusions.pick(set(parts), source) - (picked or set())
@@ -144,16 +149,18 @@ class Tracker:
         self.shown[page.file.src_uri] = Shown(frozenset(picked)) if picked else NOTHING
 
     def _written_parts(self, source: str, reads: set[str],
-                       parts: dict[str, list[tuple[int, int]]]) -> None:
+                       parts: dict[str, list[tuple[int, int]]], whole: set[str]) -> None:
         """The files read that the page's text includes only in part leave ``reads`` for
-        ``parts`` (the read was the include's)."""
+        ``parts`` (the read was the include's), except those in ``whole``: a file an
+        integration shows whole (a ``:::`` module whose lines griffe does not know) stays
+        whole, whatever part of it a snippet shows too."""
         assert self._written is not None
         try:
             text = Path(source).read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             return
         for path, lines in shown_lines(text, source, self._written).items():
-            if lines is not None and path in reads:
+            if lines is not None and path in reads and path not in whole:
                 reads.discard(path)
                 parts.setdefault(path, []).extend(lines)
 
