@@ -11,8 +11,12 @@ reference to its observer and returns at once when the observer is gone or not w
 made between ``open`` and ``close`` of a page (``on_pre_page`` first, ``on_page_content``
 last), by the thread that opened it (MkDocs renders in one thread; the git worker and
 other plugins' threads read other things), and not while ``suspended`` (mkdocstrings
-loading modules). ``Exclusions`` then drops what is part of the site rather than of the
-page: theme and template folders, site_dir, mkdocs.yml, files appended to every page.
+loading modules). Nor are the import system's reads (a module's source, its bytecode, a
+zip archive on sys.path): a module is imported once per process, by whichever page comes
+first, and its source is read only where no bytecode is cached, so such a read would date
+one page by chance, and only in a fresh clone. ``Exclusions`` then drops what is part of
+the site rather than of the page: theme and template folders, site_dir, mkdocs.yml,
+files appended to every page.
 
 Not seen: content a plugin read before the page's window (a cache filled in
 ``on_config``) and reads made by C code.
@@ -40,6 +44,13 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
 # sys.path: a name for their import hook, which the import system may try to open as a
 # path. It is no file a page read (it was logged as an untracked one).
 _IMPORT_HOOK = "__path_hook__"
+
+# The modules through which the import system opens files: its loaders' ``get_data``
+# (``_frozen_importlib_external`` is renamed when ``importlib`` is first imported) and
+# zipimport. A ``get_data`` call from elsewhere (``pkgutil.get_data``), or a loader's
+# ``get_source`` (a module's text asked for, to be shown), is a real read.
+_IMPORT_SYSTEM = frozenset({"importlib._bootstrap_external", "_frozen_importlib_external",
+                            "importlib._bootstrap", "_frozen_importlib", "zipimport"})
 
 
 class Observer:
@@ -90,6 +101,8 @@ class Observer:
             return
         if isinstance(path, int):  # a file descriptor: nothing to date
             return
+        if _by_import_system(sys._getframe(2)):  # 0: here, 1: the hook, 2: open's caller
+            return
         text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
         # Relative to the working folder at the time of the call, as open() took it. Most
         # reads name an absolute, normal path already: abspath (pure Python) is skipped.
@@ -99,6 +112,15 @@ class Observer:
         if text.endswith(_IMPORT_HOOK):  # an import system's sys.path entry, no file
             return
         reads.add(text)
+
+
+def _by_import_system(caller: Any) -> bool:
+    """Whether the function that called ``open`` (``caller``, a frame), and the one that
+    called it, are the import system's: a module being imported, not a file being read."""
+    outer = caller.f_back
+    return (caller.f_globals.get("__name__") in _IMPORT_SYSTEM and outer is not None
+            and outer.f_globals.get("__name__") in _IMPORT_SYSTEM
+            and outer.f_code.co_name != "get_source")
 
 
 def _hook_for(ref: weakref.ReferenceType[Observer]) -> Callable[[str, tuple[Any, ...]], None]:
