@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from babel.dates import format_date
 
-from tests.support.dates import day, utc
+from mkdocs_sitemap_pro.core.check import check
+from tests.support.dates import D2, day, utc
 from tests.support.hreflang import read_with_alternates
 from tests.support.serving import Serving, snippet_site
 from tests.support.sites import SITE_URL, Built, Site
@@ -298,3 +299,24 @@ def test_the_show_date_count_is_of_pages_that_show_a_date(site: Site) -> None:
     assert len(said) == 1, said
     assert "differs from the sitemap's on 1 of the 2 pages that show it; 1 page shows no " \
         "date" in said[0], said[0]
+
+
+def test_a_date_one_day_off_counts_in_the_info_line_not_in_check(site: Site) -> None:
+    """The INFO line compares calendar days; ``check`` warns beyond a day (issue 41, the
+    three counts of one mismatch): a commit at 23:30 in New York is the next day in the
+    sitemap (UTC) and the same day on the page, in git-revision-date-localized's zone."""
+    site.config["theme"] = {"name": "material"}
+    site.config["plugins"] = [
+        {"git-revision-date-localized": {"type": "iso_date", "timezone": "America/New_York"}},
+        {"sitemap-pro": {"show_date": True}},
+    ]
+    site.write_config()
+    site.page("index.md", "# Home\n")
+    site.commit("home", D2, author_date=D2)  # 2024-02-20T23:30:00-05:00
+    built = site.build()
+    assert built.error is None, built.messages()
+    assert built.sitemap()[SITE_URL]["lastmod"] == "2024-02-21T04:30:00+00:00"
+    assert shown_update(page_html(built, SITE_URL)) == "2024-02-20"
+    said = [m for m in built.infos() if "git-revision-date-localized" in m]
+    assert len(said) == 1 and "differs from the sitemap's on 1 of the 1 page that" in said[0], said
+    assert [f.rule for f in check(str(built.site_dir)).findings] == []
