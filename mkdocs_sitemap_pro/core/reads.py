@@ -41,8 +41,9 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
 
 
 # setuptools' editable installs put ``__editable__.<dist>.finder.__path_hook__`` on
-# sys.path: a name for their import hook, which the import system may try to open as a
-# path. It is no file a page read (it was logged as an untracked one).
+# sys.path: a name for their import hook, relative, no folder, so ``importlib.metadata``
+# (``entry_points()``, a ``version()`` lookup) opens it as a zip archive. It is no file a
+# page read (it was logged as an untracked one, in the project's folder).
 _IMPORT_HOOK = "__path_hook__"
 
 # The modules through which the import system opens files: its loaders' ``get_data``
