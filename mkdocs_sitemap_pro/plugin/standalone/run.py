@@ -41,6 +41,7 @@ from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.standalone.moved_pages import built_heading
 from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
@@ -172,6 +173,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
         history=git,
         build_time=build_time,
         dependencies=dependencies,
+        heading_of=lambda file: built_heading(file.abs_dest_path),
     )
 
 
