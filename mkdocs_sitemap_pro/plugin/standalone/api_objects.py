@@ -19,6 +19,11 @@ member only when it is public or ``members``/``filters: public`` says so; submod
 with ``show_submodules``; recursively. Each object shows the lines of
 ``core/api_lines.py`` (``show_source`` defaults to True, as in mkdocstrings-python).
 
+A block of another handler (``handler: shell``, ``crystal``, ``c``..., or the
+``default_handler``) is not run: its identifier, if it names a file from the config
+file's folder (as mkdocstrings-shell takes it), dates the page whole; else the page is
+dated without it, and said (``other_handlers``).
+
 Without griffe (the tool installed alone), a block's module is found under ``paths``
 (``pkg.mod.Obj`` -> ``pkg/mod.py`` or ``pkg/mod/__init__.py``) and shown whole.
 """
@@ -121,6 +126,23 @@ class ApiObjects:
         shown = {path: list(merge_lines(ranges)) for path, ranges in parts.items()
                  if path not in files and ranges}
         return files, shown
+
+    def other_handlers(self, text: str) -> tuple[set[str], list[tuple[str, str]]]:
+        """Of ``text``'s blocks of a handler other than python: the files their
+        identifiers name (from the config file's folder), and (handler, identifier) of
+        those that name none (the page is dated without them)."""
+        files: set[str] = set()
+        unseen: list[tuple[str, str]] = []
+        for identifier, config in blocks(text):
+            handler = str(config.get("handler") or self._default_handler)
+            if handler == "python":
+                continue
+            path = self._project / identifier
+            if path.is_file():
+                files.add(str(path.resolve()))
+            else:
+                unseen.append((handler, identifier))
+        return files, unseen
 
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,
              files: set[str], parts: dict[str, Ranges]) -> None:
