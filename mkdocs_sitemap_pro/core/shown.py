@@ -53,6 +53,9 @@ class Dependencies(NamedTuple):
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
     lines: LineLookup | None = None  # None: files shown in part are dated whole
     api: frozenset[str] = frozenset()  # source files of API objects shown (mkdocstrings)
+    # Pages with a ``:::`` block of a handler ``build`` does not run (not python) and
+    # whose identifier names no file: dated without what that block shows.
+    unseen: frozenset[str] = frozenset()
 
 
 class Decision(NamedTuple):

@@ -25,6 +25,8 @@ Lastmod = dt.date | dt.datetime | None
 # nothing it rendered (objects, includes, an edit path) is.
 _GENERATED = "generated, showing nothing git can date"
 _API = "the API objects it shows"  # a mkdocstrings page dated by the source it renders
+#: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
+UNSEEN = "with a ::: block not followed"
 
 
 class PageDate(NamedTuple):
@@ -195,6 +197,9 @@ def date_pages(pages: Sequence[SitemapPage], dater: Dater) -> Dating:
             omitted[found.undated] += 1
         if found.undated and found.undated != "lastmod: none":
             dating.undated.append((src_uri, found.undated))
+        if found.source == "git" and dater.dependencies is not None \
+                and src_uri in dater.dependencies.unseen:
+            dating.by[UNSEEN] += 1
         if found.by:
             dating.by[found.by] += 1
             if found.decider:

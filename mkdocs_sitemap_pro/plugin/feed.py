@@ -7,7 +7,9 @@ matter ``title``, the first heading, or the file's name). A page a ``--dirty`` b
 not convert, or a site another builder wrote (``mkdocs-sitemap-pro build``), has no
 title yet: it is read from the page's source the way MkDocs reads it (front matter
 ``title``; a first block that is a level-1 heading, converted with the site's Markdown
-extensions; the file's name). MkDocs keeps a title as HTML text (a heading's ``&`` is
+extensions; the file's name). Under ``build`` that heading is read from the HTML the
+builder wrote (``heading_of``): the site's Markdown extensions are never loaded there,
+as ``build`` needs nothing the builder does not. MkDocs keeps a title as HTML text (a heading's ``&`` is
 ``&amp;``; themes print it unescaped): the feed gets the text a browser shows. Under
 ``mkdocs serve`` no feed is written: nothing is published from there (as the manifest).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import markdown  # type: ignore[import-untyped]  # MkDocs' own dependency; no stubs
 from mkdocs.config.defaults import MkDocsConfig
@@ -29,16 +31,17 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations.i18n import Listed
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Titles", "feed_settings", "report"]
+__all__ = ["HeadingOf", "Titles", "feed_settings", "report"]
 
 
 def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
                   parts: Iterable[tuple[Files, Sequence[Listed]]],
-                  serving: bool) -> FeedSettings | None:
-    """The writer's feed settings, or None when no feed is to be written."""
+                  serving: bool, heading_of: HeadingOf | None = None) -> FeedSettings | None:
+    """The writer's feed settings, or None when no feed is to be written.
+    ``heading_of``: see ``Titles``."""
     if not options.feed or serving:
         return None
-    titles = Titles(config)
+    titles = Titles(config, heading_of)
     pages: dict[str, tuple[Files, str]] = {}
     for files, listed in parts:
         for item in listed:
@@ -55,16 +58,22 @@ def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
                         author=config.site_author or "", title_of=title_of)
 
 
+#: A page's first level-1 heading as HTML text, read from the page the builder wrote.
+HeadingOf = Callable[[File], "str | None"]
+
 _SETEXT_H1 = re.compile(r"=+[ \t]*")
 _H1 = re.compile(r"\s*<h1\b[^>]*>(.*?)</h1>", re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
 
 class Titles:
-    """Pages' titles, as plain text (one per build: the site's Markdown, made once)."""
+    """Pages' titles, as plain text (one per build: the site's Markdown, made once).
+    ``heading_of``: where a page's heading is read from its built HTML instead of
+    converting its source with the site's Markdown extensions (``build``)."""
 
-    def __init__(self, config: MkDocsConfig) -> None:
+    def __init__(self, config: MkDocsConfig, heading_of: HeadingOf | None = None) -> None:
         self._config = config
+        self._heading_of = heading_of
         self._markdown: markdown.Markdown | None = None
 
     def of(self, file: File) -> str | None:
@@ -86,7 +95,7 @@ class Titles:
         text, meta = get_data(source)
         if isinstance(meta.get("title"), str) and meta["title"].strip():
             return str(meta["title"])
-        heading = self._heading(text)
+        heading = self._heading(text, file)
         if heading:
             return heading
         if page.is_homepage:
@@ -94,7 +103,7 @@ class Titles:
         name = file.name.replace("-", " ").replace("_", " ")
         return name.capitalize() if name.lower() == name else name
 
-    def _heading(self, text: str) -> str | None:
+    def _heading(self, text: str, file: File) -> str | None:
         """The first block of ``text`` if it is a level-1 heading, as MkDocs renders it
         (HTML text: tags stripped, entities kept, white space collapsed)."""
         lines = [line for line in text.splitlines() if line.strip()][:2]
@@ -106,13 +115,26 @@ class Titles:
             block = "\n".join(lines)
         else:
             return None
-        try:
-            if self._markdown is None:
-                self._markdown = markdown.Markdown(
-                    extensions=self._config.markdown_extensions,
-                    extension_configs=self._config.mdx_configs)
-            rendered = self._markdown.reset().convert(block)
-        except Exception:  # noqa: BLE001 - an extension's trouble: plain Markdown will do
+        if self._heading_of is not None:
+            built = self._heading_of(file)
+            if built:
+                return built
+            return self._rendered(block, extensions=False)
+        return self._rendered(block, extensions=True)
+
+    def _rendered(self, block: str, *, extensions: bool) -> str | None:
+        """A heading block's text, converted with the site's extensions or without."""
+        rendered = None
+        if extensions:
+            try:
+                if self._markdown is None:
+                    self._markdown = markdown.Markdown(
+                        extensions=self._config.markdown_extensions,
+                        extension_configs=self._config.mdx_configs)
+                rendered = self._markdown.reset().convert(block)
+            except Exception:  # noqa: BLE001 - an extension's trouble: plain Markdown
+                rendered = None
+        if rendered is None:
             rendered = markdown.markdown(block)
         found = _H1.match(rendered)
         return " ".join(_TAG.sub("", found.group(1)).split()) or None if found else None

@@ -25,7 +25,7 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
+from mkdocs_sitemap_pro.plugin.feed import HeadingOf, feed_settings, report as report_feed
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.core.shown import Dependencies
@@ -59,6 +59,9 @@ class Build(NamedTuple):
     languages: i18n.LanguageOrder | None = None
     # Called with what would be written, before anything is: raises to write nothing.
     vet: "Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[Part]], None] | None" = None
+    # A page's heading read from the HTML another builder wrote (`build`): a feed's
+    # titles then need none of the site's Markdown extensions.
+    heading_of: HeadingOf | None = None
 
 
 def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
@@ -149,7 +152,7 @@ def write_sitemap(
             html_view=options.html_view,
             title=config.site_name or "",
             feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
-                               build.serving),
+                               build.serving, build.heading_of),
         )
     except (OSError, SitemapError) as error:
         raise PluginError(

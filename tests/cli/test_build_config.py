@@ -19,6 +19,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+import feedparser
 import pytest
 import yaml
 
@@ -70,11 +71,11 @@ def sitemap(site: Site) -> dict[str, dict[str, str]]:
 def dated_pages(site: Site) -> None:
     """index (D1), guide (D2), usage: its own text D1, the snippet it includes D3."""
     site.page("index.md", "# Home\n")
-    site.page("guide.md", "# Guide\n")
+    site.page("guide.md", "# Guide (c)\n")
     site.page("usage.md", '# Usage\n\n--8<-- "shared.md"\n')
     site.repo.write("snippets/shared.md", "Shared text.\n")
     site.commit("first", D1)
-    site.page("guide.md", "# Guide\n\nMore.\n")
+    site.page("guide.md", "# Guide (c)\n\nMore.\n")
     site.commit("guide", D2)
     site.repo.write("snippets/shared.md", "Shared text, changed.\n")
     site.commit("snippet", D3)
@@ -129,9 +130,10 @@ def test_zensical_toml_comes_before_mkdocs_yml(site, monkeypatch, capsys):
     assert set(sitemap(site)) == set(DATES)
 
 
-def yaml_site(site: Site) -> None:
+def yaml_site(site: Site, **options: object) -> None:
     """mkdocs.yml inheriting base.yml, with !ENV, Python tags, Material's extension
-    names, the site's own extension and a plugin that is not installed."""
+    names, the site's own extension and a plugin that is not installed; ``options``:
+    sitemap-pro's, besides ``changefreq``."""
     site.repo.write("tripwire_ext.py", TRIPWIRE)
     site.repo.write("base.yml", textwrap.dedent("""\
         site_name: Test
@@ -146,9 +148,10 @@ def yaml_site(site: Site) -> None:
                 include:
                   - guide.md
           - tripwire_ext
+          - pymdownx.smartsymbols
         """))
     options = yaml.safe_dump({"plugins": [
-        "not-an-installed-plugin", {"sitemap-pro": {"changefreq": "monthly"}}]})
+        "not-an-installed-plugin", {"sitemap-pro": {"changefreq": "monthly", **options}}]})
     (site.root / "mkdocs.yml").write_text(textwrap.dedent("""\
         INHERIT: base.yml
         site_url: !ENV [SITEMAP_TEST_URL, "https://wrong.example.org/"]
@@ -177,6 +180,32 @@ def test_mkdocs_yml_read_as_zensical_reads_it(site, monkeypatch, capsys):
     assert {loc: fields["lastmod"] for loc, fields in urls.items()} == DATES
     assert {fields["changefreq"] for fields in urls.values()} == {"monthly"}
     assert "tripwire_ext" not in sys.modules
+
+
+@needs_zensical
+def test_a_feed_takes_its_titles_from_the_built_pages(site, monkeypatch, capsys):
+    """`feed = true`: the titles are the headings Zensical wrote (smartsymbols' ©); the
+    site's Markdown extensions are never imported (the old code converted each heading
+    with them)."""
+    toml_site(site)
+    site.repo.write("tripwire_ext.py", TRIPWIRE)
+    with (site.root / "zensical.toml").open("a", encoding="utf-8") as toml:
+        toml.write('feed = true\n\n[project.markdown_extensions.pymdownx.smartsymbols]\n\n'
+                   '[project.markdown_extensions.tripwire_ext]\n')
+    dated_pages(site)
+    site.page("guide.md", "Fish & *Chips* (c)\n==================\n\nMore.\n")
+    site.commit("guide's title", D3)
+    zensical_build(site)
+    monkeypatch.syspath_prepend(str(site.root))  # importable, yet never imported
+    sys.modules.pop("tripwire_ext", None)
+
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    assert "tripwire_ext" not in sys.modules
+    feed = feedparser.parse((site.root / "site" / "sitemap.atom").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert [(e.link, e.title) for e in feed.entries] == [
+        (SITE_URL + "guide/", "Fish & Chips \u00a9"), (SITE_URL + "usage/", "Usage"),
+        (SITE_URL, "Home")]
 
 
 def test_relative_config_dir_is_the_path_it_names(site, monkeypatch):
@@ -268,8 +297,9 @@ def alone_venv() -> Path:
 
 @needs_zensical
 def test_installed_by_itself(site, alone_venv):
-    """pymdownx.superfences and Material's extensions are named, none is installed."""
-    yaml_site(site)
+    """pymdownx.superfences and Material's extensions are named, none is installed; the
+    feed's titles are the headings Zensical wrote (smartsymbols' ©)."""
+    yaml_site(site, feed=True)
     dated_pages(site)
     zensical_build(site, {"SITEMAP_TEST_URL": SITE_URL})
     env = {k: v for k, v in git_env({"SITEMAP_TEST_URL": SITE_URL}).items()
@@ -286,3 +316,8 @@ def test_installed_by_itself(site, alone_venv):
     urls = sitemap(site)
     assert {loc: fields["lastmod"] for loc, fields in urls.items()} == DATES
     assert f"{SUMMARY}3 URLs in 1 file" in result.stderr
+    feed = feedparser.parse((site.root / "site" / "sitemap.atom").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert [(e.link, e.title) for e in feed.entries] == [
+        (SITE_URL + "usage/", "Usage"), (SITE_URL + "guide/", "Guide \u00a9"),
+        (SITE_URL, "Home")]

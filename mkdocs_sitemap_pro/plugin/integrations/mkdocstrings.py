@@ -8,7 +8,9 @@ and the page asks the handler for what it rendered: the collected objects and ev
 heading mkdocstrings wrote (members included), each looked up again with ``collect(id,
 {})`` (which only looks up, never loads) and dated by the file of its final target (an
 alias re-exported from ``pkg/__init__.py`` by ``pkg/_impl.py``, where it is defined).
-Reads while rendering (a docstring's own ``--8<--`` line) are still observed.
+Reads while rendering (a docstring's own ``--8<--`` line) are still observed, and so is
+everything a handler of another language (shell, crystal, c...) reads: that is what
+dates its pages.
 
 The lines an object shows follow ``core/api_lines.py`` (the rule ``build`` uses too).
 """
@@ -74,16 +76,22 @@ class RenderedObjects:
         def get_handler(*args: Any, **kwargs: Any) -> Any:
             handler = original(*args, **kwargs)
             if not getattr(handler, _MARK, False):
-                self._wrap(handler)
+                name = args[0] if args else kwargs.get("name", "python")
+                self._wrap(handler, loads_modules=name == "python")
             return handler
 
         handlers.get_handler = get_handler  # the extension calls this same object
 
-    def _wrap(self, handler: Any) -> None:
+    def _wrap(self, handler: Any, *, loads_modules: bool) -> None:
+        """``loads_modules``: python's handler (griffe), which loads whole packages
+        once; another language's (shell, crystal, c...) reads what it renders, and that
+        is what dates its page."""
         collect, get_headings = handler.collect, handler.get_headings
         observer = self._observer
 
         def wrapped_collect(identifier: str, options: Any) -> Any:
+            if not loads_modules:
+                return collect(identifier, options)
             with observer.suspended():  # griffe loading modules: not this page's reads
                 data = collect(identifier, options)
             if observer.watching and options != {}:

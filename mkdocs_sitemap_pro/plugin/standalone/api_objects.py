@@ -5,8 +5,10 @@ the config's handler options: the source files (and lines) the page shows, for `
 Options: ``plugins: [mkdocstrings: {default_handler, handlers: {python: {paths, options}}}]``
 (``paths`` relative to the config file's folder, globs expanded, default ``["."]``,
 then ``sys.path``), then each block's
-indented YAML ``options:`` over them. Blocks inside fenced code are not blocks. Each
-module is loaded once per build, with the handler's griffe ``extensions``.
+indented YAML ``options:`` over them. Blocks inside fenced code are not blocks. As in
+mkdocstrings-python, each package is loaded once per build, pages in MkDocs' order, by
+the first block that names it: with that block's options' griffe ``extensions`` (the
+handler's, unless the block gives its own) and ``preload_modules``.
 
 What is rendered follows mkdocstrings-python 2.x (``rendering.do_filter_objects`` and the
 ``children`` template): the block's object, then, for a module or class, its members
@@ -17,6 +19,11 @@ member only when it is public or ``members``/``filters: public`` says so; submod
 with ``show_submodules``; recursively. Each object shows the lines of
 ``core/api_lines.py`` (``show_source`` defaults to True, as in mkdocstrings-python).
 
+A block of another handler (``handler: shell``, ``crystal``, ``c``..., or the
+``default_handler``) is not run: its identifier, if it names a file from the config
+file's folder (as mkdocstrings-shell takes it), dates the page whole; else the page is
+dated without it, and said (``other_handlers``).
+
 Without griffe (the tool installed alone), a block's module is found under ``paths``
 (``pkg.mod.Obj`` -> ``pkg/mod.py`` or ``pkg/mod/__init__.py``) and shown whole.
 """
@@ -24,9 +31,11 @@ Without griffe (the tool installed alone), a block's module is found under ``pat
 from __future__ import annotations
 
 import glob
+import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from functools import partial
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +100,13 @@ class ApiObjects:
                        for found in sorted(glob.glob(str(project / str(p))))]
         options = python.get("options")
         self._options: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
-        self._loader: Any = None  # griffe's loader, made at the first block
+        self._project = project
         self._griffe = True
+        # griffe's modules and lines, shared by every load as in mkdocstrings-python's
+        # handler: a package is loaded once, by the first block naming it, with that
+        # block's ``extensions`` (and ``preload_modules``).
+        self._collections: tuple[Any, Any] | None = None
+        self._unloadable: set[str] = set()  # griffe extensions said not to load
         self._where: dict[Any, list[str]] = {}
         # Which ``__init__`` a class merges: the rule of the installed handler (Zensical
         # renders with it), else the newest.
@@ -113,9 +127,26 @@ class ApiObjects:
                  if path not in files and ranges}
         return files, shown
 
+    def other_handlers(self, text: str) -> tuple[set[str], list[tuple[str, str]]]:
+        """Of ``text``'s blocks of a handler other than python: the files their
+        identifiers name (from the config file's folder), and (handler, identifier) of
+        those that name none (the page is dated without them)."""
+        files: set[str] = set()
+        unseen: list[tuple[str, str]] = []
+        for identifier, config in blocks(text):
+            handler = str(config.get("handler") or self._default_handler)
+            if handler == "python":
+                continue
+            path = self._project / identifier
+            if path.is_file():
+                files.add(str(path.resolve()))
+            else:
+                unseen.append((handler, identifier))
+        return files, unseen
+
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,
              files: set[str], parts: dict[str, Ranges]) -> None:
-        obj = self._load(identifier)
+        obj = self._load(identifier, options)
         if obj is None:
             files.update(self._module_file(identifier))
             return
@@ -134,8 +165,9 @@ class ApiObjects:
                 else:
                     parts.setdefault(path, []).extend(ranges)
 
-    def _load(self, identifier: str) -> Any:
-        """The griffe object ``identifier`` names (None: griffe missing or not found)."""
+    def _load(self, identifier: str, options: Mapping[str, Any]) -> Any:
+        """The griffe object ``identifier`` names (None: griffe missing or not found);
+        its package loaded, if not yet, with the extensions of ``options``."""
         if not self._griffe:
             return None
         try:
@@ -145,24 +177,49 @@ class ApiObjects:
                       "files of the modules they name")
             self._griffe = False
             return None
-        if self._loader is None:
-            names = self._options.get("extensions") or []
-            try:
-                extensions = griffe.load_extensions(*names)
-            except Exception:  # noqa: BLE001 - an extension not installed
-                extensions = griffe.load_extensions()
-            # Then sys.path, as mkdocstrings-python does (an installed package's files are
-            # outside the repository: they date nothing).
-            search = [*self._paths, *(p for p in sys.path if p and p not in self._paths)]
-            self._loader = griffe.GriffeLoader(search_paths=search, extensions=extensions)
-        loader = self._loader
+        if self._collections is None:
+            self._collections = griffe.ModulesCollection(), griffe.LinesCollection()
+        modules, lines = self._collections
         package = identifier.split(".")[0]
+        if package not in modules:
+            # Then sys.path, as mkdocstrings-python does (an installed package's files
+            # are outside the repository: they date nothing).
+            search = [*self._paths, *(p for p in sys.path if p and p not in self._paths)]
+            loader = griffe.GriffeLoader(
+                search_paths=search, extensions=self._extensions(griffe, options),
+                modules_collection=modules, lines_collection=lines)
+            for name in [*_names(options.get("preload_modules")), package]:
+                if name not in modules:
+                    _quietly(partial(loader.load, name, try_relative_path=False))
         try:
-            if package not in loader.modules_collection:
-                loader.load(package)
-            return loader.modules_collection[identifier]
+            return modules[identifier]
         except Exception:  # noqa: BLE001 - a module not found, an object not there
             return None
+
+    def _extensions(self, griffe: Any, options: Mapping[str, Any]) -> Any:
+        """griffe's extensions named by ``options``, as mkdocstrings-python loads them: a
+        name, ``module:Class``, ``{name: options}``, or a ``.py`` path (relative to the
+        config file's folder). One that does not load is left out, with a warning."""
+        loadable = []
+        for extension in _names(options.get("extensions")):
+            name, settings = (next(iter(extension.items())) if isinstance(extension, Mapping)
+                              and extension else (extension, None))
+            name = str(name)
+            if name.endswith(".py") or ".py:" in name or "/" in name or "\\" in name:
+                name = os.path.abspath(self._project / name)
+            each = name if settings is None else {name: settings}
+            try:
+                griffe.load_extensions(each)
+            except Exception as error:  # noqa: BLE001 - not installed, or broken
+                if name not in self._unloadable:
+                    self._unloadable.add(name)
+                    log.warning(f"mkdocstrings: the griffe extension '{name}' could not be "
+                                f"loaded ({error}): pages whose objects it changes may be "
+                                "dated by other lines than they show; install it beside "
+                                "this tool")
+                continue
+            loadable.append(each)
+        return griffe.load_extensions(*loadable)
 
     def _module_file(self, identifier: str) -> list[str]:
         """Without griffe: the file of the longest module path of ``identifier`` found."""
@@ -174,6 +231,19 @@ class ApiObjects:
                     if candidate.is_file():
                         return [str(candidate)]
         return []
+
+
+def _names(value: Any) -> list[Any]:
+    """A list option's items (nothing for anything else)."""
+    return list(value) if isinstance(value, list) else []
+
+
+def _quietly(load: Callable[[], object]) -> None:
+    """A load whose failure (a module not found) leaves its blocks unresolved."""
+    try:
+        load()
+    except Exception:  # noqa: BLE001 - then the blocks' modules are dated whole
+        pass
 
 
 def _rendered(obj: Any, options: Mapping[str, Any], *, root: bool) -> Iterator[Any]:

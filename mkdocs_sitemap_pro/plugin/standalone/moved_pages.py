@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from mkdocs.structure.files import File
 from mkdocs.utils.meta import get_data
 
-__all__ = ["match_moved"]
+__all__ = ["built_heading", "match_moved"]
 
 _H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.IGNORECASE | re.DOTALL)
 _HEADERLINK = re.compile(r"<a\b[^>]*\bheaderlink\b[^>]*>.*?</a\s*>", re.IGNORECASE | re.DOTALL)
@@ -63,15 +63,22 @@ def _source_title(file: File) -> str:
 
 def _page_title(path: str) -> str:
     """The text of a page's first ``<h1>``, without its permalink."""
+    return _plain(html.unescape(built_heading(path) or ""))
+
+
+def built_heading(path: str) -> str | None:
+    """The first ``<h1>`` of the built page at ``path`` as HTML text (tags and its
+    permalink stripped, entities kept, white space collapsed), as MkDocs keeps a title
+    taken from a heading; None: no such heading, or no such file."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fd:
             text = fd.read()
     except OSError:
-        return ""
+        return None
     heading = _H1.search(text)
     if heading is None:
-        return ""
-    return _plain(html.unescape(_TAG.sub("", _HEADERLINK.sub("", heading.group(1)))))
+        return None
+    return _plain(_TAG.sub("", _HEADERLINK.sub("", heading.group(1)))) or None
 
 
 def _plain(text: str) -> str:

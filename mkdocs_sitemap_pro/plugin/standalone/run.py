@@ -41,6 +41,7 @@ from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.standalone.moved_pages import built_heading
 from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
@@ -172,6 +173,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
         history=git,
         build_time=build_time,
         dependencies=dependencies,
+        heading_of=lambda file: built_heading(file.abs_dest_path),
     )
 
 
@@ -198,6 +200,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
     shown: dict[str, frozenset[str]] = {}
     parts: dict[str, tuple[tuple[str, Lines], ...]] = {}
     by_url: dict[str, File] = {}
+    unseen: set[str] = set()
     pages = files.documentation_pages()
     api = _api_objects(site, project)
     for file in pages:
@@ -208,8 +211,8 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
                 found -= in_part.keys()
                 parts[file.src_uri] = tuple(sorted(in_part.items()))
             if api is not None:  # mkdocstrings ``:::`` blocks: the source they render
-                whole, api_parts = api.shown(_text(file.abs_src_path),
-                                             lines=site.options.dependencies == "lines")
+                text = _text(file.abs_src_path)
+                whole, api_parts = api.shown(text, lines=site.options.dependencies == "lines")
                 found |= whole
                 api.files.update(whole, api_parts)
                 if api_parts:
@@ -217,6 +220,12 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
                     merged.update((path, tuple(lines)) for path, lines in api_parts.items()
                                   if path not in found)
                     parts[file.src_uri] = tuple(sorted(merged.items()))
+                named, missed = api.other_handlers(text)
+                found |= named
+                api.files.update(named)
+                if missed:
+                    unseen.add(file.src_uri)
+                    _report_unseen(file.src_uri, missed)
             shown[file.src_uri] = frozenset(found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
@@ -231,7 +240,16 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
             result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts,
                                          parts.get(file.src_uri, ()))
     return Dependencies(result, site.options.dependencies_exclude,
-                        api=frozenset(api.files) if api is not None else frozenset())
+                        api=frozenset(api.files) if api is not None else frozenset(),
+                        unseen=frozenset(unseen))
+
+
+def _report_unseen(src_uri: str, blocks: list[tuple[str, str]]) -> None:
+    """Say, at DEBUG, which blocks of a page ``build`` could not follow."""
+    for handler, identifier in blocks:
+        log.debug(f"page '{src_uri}': its '::: {identifier}' block (handler {handler}) is "
+                  "not followed: build runs no mkdocstrings handler but python's, and "
+                  "it names no file; the page is dated without what it renders")
 
 
 def _api_objects(site: SiteConfig, project: Path) -> ApiObjects | None:
