@@ -44,7 +44,8 @@ def _translated_repo(root: Path) -> GitRepo:
     return repo
 
 
-def _stage_and_build(root: Path, language: str, config: dict[str, object]) -> Path:
+def _stage_and_build(root: Path, language: str, config: dict[str, object],
+                     env: dict[str, str] | None = None) -> Path:
     """Copy one language's docs into the staging folder with a generated config, build
     it with a real `zensical build` (which keeps site_dir inside the project), and copy
     the result where the deploy has it."""
@@ -56,7 +57,7 @@ def _stage_and_build(root: Path, language: str, config: dict[str, object]) -> Pa
         "site_name": "T", "docs_dir": "content", "site_dir": "site", **config,
     }), encoding="utf-8")
     result = subprocess.run([str(ZENSICAL), "build", "-f", str(path)], cwd=root,
-                            env=git_env(), capture_output=True, text=True, timeout=120)
+                            env=git_env(env), capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     shutil.copytree(staged / "site", into, dirs_exist_ok=True)
     return path
@@ -87,3 +88,34 @@ def test_translated_staged_copies_dated_by_their_tracked_files(tmp_path, monkeyp
                 ("x-default", SITE_URL + page)]
         assert alternates[SITE_URL + page] == alternates[SITE_URL + "es/" + page] == pair
     assert "undated" not in capsys.readouterr().err
+
+
+def test_under_mike_each_language_is_listed_under_the_version(tmp_path, monkeypatch, capsys):
+    """`mike deploy` builds with MIKE_DOCS_VERSION set; the deploy script builds every
+    language with it, so the version's folder holds ``es/``: its URLs are under the
+    version, dated and with alternates, and the root index is left to `versions`."""
+    root = tmp_path / "project"
+    _translated_repo(root)
+    monkeypatch.setenv("MIKE_DOCS_VERSION", "1.0")
+    english = _stage_and_build(root, "en", {"site_url": SITE_URL, "plugins": ["sitemap-pro"]},
+                               {"MIKE_DOCS_VERSION": "1.0"})
+    _stage_and_build(root, "es", {"site_url": SITE_URL + "es/"}, {"MIKE_DOCS_VERSION": "1.0"})
+    before = (root / "site" / "sitemap.xml").read_bytes()
+
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", str(english.relative_to(root)), "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    version = SITE_URL + "1.0/"
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        version: utc(D1),
+        version + "guide/": utc(D3),
+        version + "about/": utc(D3),
+        version + "es/": utc(D2),
+        version + "es/guide/": utc(D1),
+        version + "es/about/": utc(D2),
+    }
+    assert alternates[version + "es/guide/"] == [
+        ("en", version + "guide/"), ("es", version + "es/guide/"), ("x-default", version + "guide/")]
+    assert not (root / "site" / "robots.txt").exists()  # the root's, written by `versions`
+    assert (root / "site" / "sitemap.xml").read_bytes() != before

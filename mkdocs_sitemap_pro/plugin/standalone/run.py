@@ -54,7 +54,7 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     mark_languages,
     own_language,
 )
-from mkdocs_sitemap_pro.plugin.standalone.versioned import apply_mike
+from mkdocs_sitemap_pro.plugin.standalone.versioned import apply_mike, version_language
 
 __all__ = ["ConfigError", "Outcome", "Replaced", "WriteFailed", "build_sitemap", "console_log"]
 
@@ -125,12 +125,14 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
             "the folder it was built into with --site-dir"
         )
     languages = find_languages(site)
+    moved = [version_language(site, lang.site, os.path.basename(lang.site.mkdocs.site_dir))
+             for lang in languages]  # under mike: in the version's folder
     build_time = get_build_datetime()
     history, rules = _history(site) if options.lastmod == "git" else (None, None)
     skip = {os.path.basename(lang.site.mkdocs.site_dir) for lang in languages}
     main = _site_build(site, options, (history, rules), build_time, skip)
-    earlier = [_site_build(lang.site, options, (history, rules), build_time)
-               for lang in languages]
+    earlier = [_site_build(lang.site, options, (history, rules), build_time, moved=each)
+               for lang, each in zip(languages, moved)]
     own = own_language(site)
     order = None
     if languages and own is not None:
@@ -150,9 +152,11 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
 
 def _site_build(site: SiteConfig, options: SitemapProConfig,
                 history: tuple[GitHistory | None, HistoryOptions | None],
-                build_time: dt.datetime, skip: Collection[str] = ()) -> pipeline.Build:
+                build_time: dt.datetime, skip: Collection[str] = (),
+                moved: tuple[str, str] | None = None) -> pipeline.Build:
     """One builder's site (a language's, or the only one) as the pipeline takes a build:
-    its pages, what their sources show (dated by ``options``) and the history."""
+    its pages, what their sources show (dated by ``options``) and the history.
+    ``moved``: see ``PageCollector``."""
     config = site.mkdocs
     built = read_built_site(config, skip)
     _report_unbuilt(built)
@@ -168,7 +172,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     return pipeline.Build(
         config=config,
         files=built.files,
-        collector=PageCollector(options.exclude, build_time),
+        collector=PageCollector(options.exclude, build_time, moved=moved),
         history=git,
         build_time=build_time,
         dependencies=dependencies,
