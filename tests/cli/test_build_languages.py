@@ -3,24 +3,28 @@ script does: each ``docs/<lang>/docs`` copied into a git-ignored
 ``site_zensical_src/<lang>/content`` with a generated config and its own site_url, built
 by a real `zensical build` into ``site/`` and ``site/<lang>/``. One run on the default
 language's staged config lists every language, dated by the tracked files the copies are
-of, with symmetric hreflang alternates."""
+of, with symmetric hreflang alternates; under mike, in the version's folder. And a site
+built by `mkdocs build` with mkdocs-static-i18n, read from its `i18n` entry."""
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from mkdocs_sitemap_pro.cli.main import main
-from tests.cli.test_build import ZENSICAL, needs_zensical
+from tests.cli.test_build import ZENSICAL, needs_zensical, run_build
 from tests.support.dates import D1, D2, D3, utc
 from tests.support.git import GitRepo, git_env
 from tests.support.hreflang import read_with_alternates
+from tests.plugin.test_i18n import expected_alternates, make_site
 from tests.support.sites import SITE_URL
 
-pytestmark = needs_zensical
 STAGE = "site_zensical_src"
 
 
@@ -63,6 +67,7 @@ def _stage_and_build(root: Path, language: str, config: dict[str, object],
     return path
 
 
+@needs_zensical
 def test_translated_staged_copies_dated_by_their_tracked_files(tmp_path, monkeypatch, capsys):
     root = tmp_path / "project"
     _translated_repo(root)
@@ -90,6 +95,7 @@ def test_translated_staged_copies_dated_by_their_tracked_files(tmp_path, monkeyp
     assert "undated" not in capsys.readouterr().err
 
 
+@needs_zensical
 def test_under_mike_each_language_is_listed_under_the_version(tmp_path, monkeypatch, capsys):
     """`mike deploy` builds with MIKE_DOCS_VERSION set; the deploy script builds every
     language with it, so the version's folder holds ``es/``: its URLs are under the
@@ -119,3 +125,71 @@ def test_under_mike_each_language_is_listed_under_the_version(tmp_path, monkeypa
         ("en", version + "guide/"), ("es", version + "es/guide/"), ("x-default", version + "guide/")]
     assert not (root / "site" / "robots.txt").exists()  # the root's, written by `versions`
     assert (root / "site" / "sitemap.xml").read_bytes() != before
+
+
+@pytest.mark.parametrize("layout", ["folder", "suffix"])
+def test_static_i18n_built_by_mkdocs_is_read_as_the_plugin_reads_it(site, monkeypatch, capsys,
+                                                                    layout):
+    """A real `mkdocs build` with static-i18n (and no sitemap-pro in it): `build` reads the
+    `i18n` entry's languages and docs_structure as data and lists every language, each
+    page dated by its own source, fallback copies left out, alternates as the plugin's."""
+    expected = make_site(site, layout, "after")
+    site.config["plugins"] = [p for p in site.config["plugins"]
+                              if not (isinstance(p, dict) and "sitemap-pro" in p)]
+    site.config["hooks"] = []
+    site.write_config()
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+
+    assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(site.root / "site" / "sitemap.xml")  # validated
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == expected
+    for loc in urls:
+        assert alternates[loc] == expected_alternates(loc), loc
+
+
+needs_zensical_i18n = pytest.mark.skipif(
+    importlib.util.find_spec("zensical_i18n") is None, reason="zensical-i18n not installed")
+
+
+@needs_zensical
+@needs_zensical_i18n
+@pytest.mark.parametrize("layout", ["folder", "suffix"])
+def test_zensical_i18n_languages_dated_with_alternates(tmp_path, monkeypatch, capsys, layout):
+    """A real `zensical-i18n build` (its zensical.toml entry is static-i18n's): every
+    language listed, dated by its own source, the fallback copy left out, alternates."""
+    repo = GitRepo(tmp_path / "project")
+    repo.write(".gitignore", "site/\n.cache/\n")
+    repo.write("zensical.toml", "\n".join([
+        "[project]", 'site_name = "Docs"', f'site_url = "{SITE_URL}"', "",
+        "[project.plugins.i18n]", f'docs_structure = "{layout}"',
+        "[[project.plugins.i18n.languages]]", 'locale = "en"', 'name = "English"',
+        "default = true",
+        "[[project.plugins.i18n.languages]]", 'locale = "pt"', 'name = "Português"', ""]))
+    pages = {("en", "index"): "# Home\n", ("pt", "index"): "# Início\n",
+             ("en", "guide"): "# Guide\n"}
+    for (language, page), text in pages.items():
+        repo.write(_i18n_source(layout, language, page), text)
+    repo.commit("first", D1)
+    repo.write(_i18n_source(layout, "pt", "index"), "# Início\n\nMais.\n")
+    repo.commit("pt", D2)
+    repo.write(_i18n_source(layout, "en", "guide"), "# Guide\n\nMore.\n")
+    repo.commit("guide", D3)
+    result = subprocess.run([sys.executable, "-m", "zensical_i18n", "build"], cwd=repo.path,
+                            env=git_env(), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (repo.path / "site/pt/guide/index.html").is_file()  # the fallback copy
+
+    monkeypatch.chdir(repo.path)
+    assert main(["build", "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(repo.path / "site" / "sitemap.xml")  # validated
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "pt/": utc(D2)}
+    home = [("en", SITE_URL), ("pt", SITE_URL + "pt/"), ("x-default", SITE_URL)]
+    assert alternates == {SITE_URL: home, SITE_URL + "pt/": home}
+
+
+def _i18n_source(layout: str, language: str, page: str) -> str:
+    if layout == "folder":
+        return f"docs/{language}/{page}.md"
+    return f"docs/{page}.md" if language == "en" else f"docs/{page}.{language}.md"
