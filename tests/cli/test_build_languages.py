@@ -158,23 +158,7 @@ needs_zensical_i18n = pytest.mark.skipif(
 def test_zensical_i18n_languages_dated_with_alternates(tmp_path, monkeypatch, capsys, layout):
     """A real `zensical-i18n build` (its zensical.toml entry is static-i18n's): every
     language listed, dated by its own source, the fallback copy left out, alternates."""
-    repo = GitRepo(tmp_path / "project")
-    repo.write(".gitignore", "site/\n.cache/\n")
-    repo.write("zensical.toml", "\n".join([
-        "[project]", 'site_name = "Docs"', f'site_url = "{SITE_URL}"', "",
-        "[project.plugins.i18n]", f'docs_structure = "{layout}"',
-        "[[project.plugins.i18n.languages]]", 'locale = "en"', 'name = "English"',
-        "default = true",
-        "[[project.plugins.i18n.languages]]", 'locale = "pt"', 'name = "Português"', ""]))
-    pages = {("en", "index"): "# Home\n", ("pt", "index"): "# Início\n",
-             ("en", "guide"): "# Guide\n"}
-    for (language, page), text in pages.items():
-        repo.write(_i18n_source(layout, language, page), text)
-    repo.commit("first", D1)
-    repo.write(_i18n_source(layout, "pt", "index"), "# Início\n\nMais.\n")
-    repo.commit("pt", D2)
-    repo.write(_i18n_source(layout, "en", "guide"), "# Guide\n\nMore.\n")
-    repo.commit("guide", D3)
+    repo = _i18n_repo(tmp_path, layout)
     result = subprocess.run([sys.executable, "-m", "zensical_i18n", "build"], cwd=repo.path,
                             env=git_env(), capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -193,3 +177,45 @@ def _i18n_source(layout: str, language: str, page: str) -> str:
     if layout == "folder":
         return f"docs/{language}/{page}.md"
     return f"docs/{page}.md" if language == "en" else f"docs/{page}.{language}.md"
+
+
+def _i18n_repo(tmp_path: Path, layout: str) -> GitRepo:
+    """A site with zensical-i18n's settings in zensical.toml: English and Portuguese
+    home pages, an English guide with no translation; three dates."""
+    repo = GitRepo(tmp_path / "project")
+    repo.write(".gitignore", "site/\n.cache/\n")
+    repo.write("zensical.toml", "\n".join([
+        "[project]", 'site_name = "Docs"', f'site_url = "{SITE_URL}"', "",
+        "[project.plugins.i18n]", f'docs_structure = "{layout}"',
+        "[[project.plugins.i18n.languages]]", 'locale = "en"', 'name = "English"',
+        "default = true",
+        "[[project.plugins.i18n.languages]]", 'locale = "pt"', 'name = "Português"', ""]))
+    pages = {("en", "index"): "# Home\n", ("pt", "index"): "# Início\n",
+             ("en", "guide"): "# Guide\n"}
+    for (language, page), text in pages.items():
+        repo.write(_i18n_source(layout, language, page), text)
+    repo.commit("first", D1)
+    repo.write(_i18n_source(layout, "pt", "index"), "# Início\n\nMais.\n")
+    repo.commit("pt", D2)
+    repo.write(_i18n_source(layout, "en", "guide"), "# Guide\n\nMore.\n")
+    repo.commit("guide", D3)
+    return repo
+
+
+@needs_zensical
+def test_an_i18n_entry_plain_zensical_ignored_is_read_as_one_site(tmp_path, monkeypatch,
+                                                                  capsys):
+    """Plain `zensical build` runs no plugin: with no language folder in site_dir, the
+    entry is not applied and every page is listed where Zensical wrote it."""
+    repo = _i18n_repo(tmp_path, "suffix")
+    result = subprocess.run([str(ZENSICAL), "build", "--clean"], cwd=repo.path,
+                            env=git_env(), capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    monkeypatch.chdir(repo.path)
+    assert main(["build", "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(repo.path / "site" / "sitemap.xml")
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "index.pt/": utc(D2)}
+    assert alternates == {}
+    assert "built without the i18n plugin" in capsys.readouterr().err

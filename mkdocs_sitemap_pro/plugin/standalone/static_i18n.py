@@ -42,7 +42,8 @@ class I18nLayout(NamedTuple):
 
 
 def i18n_layout(site: SiteConfig) -> I18nLayout | None:
-    """The ``i18n`` entry's layout, or None without one (or with one disabled)."""
+    """The ``i18n`` entry's layout, or None without one (or with one disabled, or when no
+    other language was built into site_dir)."""
     options = site.plugin_options.get(_ENTRY)
     if _ENTRY not in site.plugins and options is None:
         return None
@@ -60,6 +61,13 @@ def i18n_layout(site: SiteConfig) -> I18nLayout | None:
     structure = options.get("docs_structure", "suffix")
     if structure not in ("folder", "suffix"):
         raise ConfigError(f"Plugin '{_ENTRY}' option 'docs_structure': must be folder or suffix")
+    others = [locale for locale in built if locale != default]
+    site_dir = site.mkdocs.site_dir
+    if others and not any(os.path.isdir(os.path.join(site_dir, each)) for each in others):
+        # Plain `zensical build` ignores the entry: one site, its folders as written.
+        log.info(f"the '{_ENTRY}' entry's languages ({', '.join(others)}) have no folder in "
+                 f"{site_dir}: it was built without the i18n plugin, and is read as one site")
+        return None
     return I18nLayout(LanguageOrder(built, default), structure == "folder",
                       options.get("fallback_to_default", True) is not False,
                       frozenset(each["locale"] for each in languages))
