@@ -179,6 +179,30 @@ def _i18n_source(layout: str, language: str, page: str) -> str:
     return f"docs/{page}.md" if language == "en" else f"docs/{page}.{language}.md"
 
 
+@needs_zensical
+@needs_zensical_i18n
+def test_zensical_i18n_under_mike_lists_every_language_in_the_version(tmp_path, monkeypatch,
+                                                                     capsys):
+    """Under MIKE_DOCS_VERSION, Zensical bases the Portuguese canonical links on
+    ``pt/1.0/``; the pages are in the version's ``pt/``: listed there, with alternates."""
+    repo = _i18n_repo(tmp_path, "suffix")
+    result = subprocess.run([sys.executable, "-m", "zensical_i18n", "build"], cwd=repo.path,
+                            env=git_env({"MIKE_DOCS_VERSION": "1.0"}), capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    monkeypatch.setenv("MIKE_DOCS_VERSION", "1.0")
+    monkeypatch.chdir(repo.path)
+    assert main(["build", "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(repo.path / "site" / "sitemap.xml")
+    version = SITE_URL + "1.0/"
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        version: utc(D1), version + "guide/": utc(D3), version + "pt/": utc(D2)}
+    home = [("en", version), ("pt", version + "pt/"), ("x-default", version)]
+    assert alternates == {version: home, version + "pt/": home}
+    assert not (repo.path / "site" / "robots.txt").exists()
+
+
 def _i18n_repo(tmp_path: Path, layout: str) -> GitRepo:
     """A site with zensical-i18n's settings in zensical.toml: English and Portuguese
     home pages, an English guide with no translation; three dates."""

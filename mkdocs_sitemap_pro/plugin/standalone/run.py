@@ -56,7 +56,11 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     own_language,
 )
 from mkdocs_sitemap_pro.plugin.standalone.static_i18n import i18n_layout, read_language
-from mkdocs_sitemap_pro.plugin.standalone.versioned import apply_mike, version_language
+from mkdocs_sitemap_pro.plugin.standalone.versioned import (
+    apply_mike,
+    moved_folder,
+    version_language,
+)
 
 __all__ = ["ConfigError", "Outcome", "Replaced", "WriteFailed", "build_sitemap", "console_log"]
 
@@ -150,9 +154,10 @@ def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions |
     options = site.options
     languages = find_languages(site)
     if not languages and (layout := i18n_layout(site)) is not None:
-        by_language = {language: _site_build(site, options, history, build_time,
-                                             built=read_language(site, layout, language))
-                       for language in layout.order.languages}
+        by_language = {language: _site_build(
+            site, options, history, build_time, built=read_language(site, layout, language),
+            moved=None if language == layout.order.default else moved_folder(site, language))
+            for language in layout.order.languages}
         default = by_language.pop(layout.order.default or "", None)
         if default is not None:
             return default, list(by_language.values()), layout.order

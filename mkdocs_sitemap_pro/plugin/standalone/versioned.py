@@ -26,10 +26,11 @@ from urllib.parse import urljoin
 
 from mkdocs.plugins import BasePlugin
 
+from mkdocs_sitemap_pro.core.versions import root_url
 from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig
 
-__all__ = ["MikeEntry", "apply_mike", "version_language"]
+__all__ = ["MikeEntry", "apply_mike", "moved_folder", "version_language"]
 
 _MIKE = "mike"
 
@@ -79,3 +80,20 @@ def version_language(main: SiteConfig, language: SiteConfig,
         return None
     built = urljoin(own, str(entry.config.get("canonical_version") or version)).rstrip("/") + "/"
     return (built, language.mkdocs.site_url) if built != language.mkdocs.site_url else None
+
+
+def moved_folder(main: SiteConfig, folder: str) -> tuple[str, str] | None:
+    """Under mike, a language one build wrote into ``folder`` (zensical-i18n's, whose
+    site_url is the root's with ``<folder>/``): (the URL Zensical based its canonical
+    links on, ``urljoin(root + folder, version)``, the URL the pages are deployed at,
+    the version's ``<folder>/``); None outside mike, or when they are the same."""
+    entry = main.mkdocs.plugins.get(_MIKE)
+    version = os.environ.get(VERSION_VARIABLE)
+    site_url = main.mkdocs.site_url
+    if not isinstance(entry, MikeEntry) or not version or not site_url:
+        return None
+    name = str(entry.config.get("canonical_version") or version)
+    root = root_url(site_url, name).url
+    built = urljoin(f"{root}{folder}/", name).rstrip("/") + "/"
+    deployed = f"{site_url.rstrip('/')}/{folder}/"
+    return (built, deployed) if built != deployed else None
