@@ -152,9 +152,12 @@ needs_zensical_i18n = pytest.mark.skipif(
     importlib.util.find_spec("zensical_i18n") is None, reason="zensical-i18n not installed")
 
 
+IMPLIED = "folder, implied"
+
+
 @needs_zensical
 @needs_zensical_i18n
-@pytest.mark.parametrize("layout", ["folder", "suffix"])
+@pytest.mark.parametrize("layout", ["folder", "suffix", IMPLIED])
 def test_zensical_i18n_languages_dated_with_alternates(tmp_path, monkeypatch, capsys, layout):
     """A real `zensical-i18n build` (its zensical.toml entry is static-i18n's): every
     language listed, dated by its own source, the fallback copy left out, alternates."""
@@ -174,7 +177,7 @@ def test_zensical_i18n_languages_dated_with_alternates(tmp_path, monkeypatch, ca
 
 
 def _i18n_source(layout: str, language: str, page: str) -> str:
-    if layout == "folder":
+    if layout in ("folder", IMPLIED):
         return f"docs/{language}/{page}.md"
     return f"docs/{page}.md" if language == "en" else f"docs/{page}.{language}.md"
 
@@ -210,7 +213,9 @@ def _i18n_repo(tmp_path: Path, layout: str) -> GitRepo:
     repo.write(".gitignore", "site/\n.cache/\n")
     repo.write("zensical.toml", "\n".join([
         "[project]", 'site_name = "Docs"', f'site_url = "{SITE_URL}"', "",
-        "[project.plugins.i18n]", f'docs_structure = "{layout}"',
+        "[project.plugins.i18n]",
+        # Unset, with docs/en/: zensical-i18n keeps reading folders (with a warning).
+        "" if layout == IMPLIED else f'docs_structure = "{layout}"',
         "[[project.plugins.i18n.languages]]", 'locale = "en"', 'name = "English"',
         "default = true",
         "[[project.plugins.i18n.languages]]", 'locale = "pt"', 'name = "Português"', ""]))

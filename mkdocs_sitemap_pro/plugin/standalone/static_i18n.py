@@ -3,7 +3,8 @@
 ``build`` sees only mkdocs.yml, docs_dir and the HTML. When the config has an ``i18n``
 entry, its ``languages`` (``locale``, ``default``, ``build``) and ``docs_structure``
 (``folder``: ``docs/fr/guide.md``; ``suffix``, static-i18n's default:
-``docs/guide.fr.md``) say where each source was built, as static-i18n builds it: the
+``docs/guide.fr.md``; unset with a folder named after the default locale, ``docs/en/``:
+folder, as zensical-i18n keeps its older projects) say where each source was built, as static-i18n builds it: the
 default language at the site's root, every other language in ``<locale>/``, and, under
 ``fallback_to_default`` (its default), a default-language page with no translation
 copied into each other language (a fallback copy, not a translation). Each language is
@@ -58,7 +59,10 @@ def i18n_layout(site: SiteConfig) -> I18nLayout | None:
                    languages[0]["locale"] if languages else None)
     built = tuple(each["locale"] for each in languages
                   if each.get("build", True) is not False and each["locale"] != "null")
-    structure = options.get("docs_structure", "suffix")
+    structure = options.get("docs_structure")
+    if structure is None:  # zensical-i18n's rule: a folder named after the default locale
+        folder = os.path.isdir(os.path.join(site.mkdocs.docs_dir, str(default)))
+        structure = "folder" if folder else "suffix"
     if structure not in ("folder", "suffix"):
         raise ConfigError(f"Plugin '{_ENTRY}' option 'docs_structure': must be folder or suffix")
     others = [locale for locale in built if locale != default]
