@@ -49,21 +49,22 @@ def _translated_repo(root: Path) -> GitRepo:
 
 
 def _stage_and_build(root: Path, language: str, config: dict[str, object],
-                     env: dict[str, str] | None = None) -> Path:
-    """Copy one language's docs into the staging folder with a generated config, build
-    it with a real `zensical build` (which keeps site_dir inside the project), and copy
-    the result where the deploy has it."""
-    staged = root / STAGE / language
-    shutil.copytree(root / "docs" / language / "docs", staged / "content")
+                     env: dict[str, str] | None = None, staged: bool = False) -> Path:
+    """Copy one language's docs into the staging folder (unless ``staged`` already) with
+    a generated config, build it with a real `zensical build` (which keeps site_dir
+    inside the project), and copy the result where the deploy has it."""
+    if not staged:  # a plain copy of the language's docs
+        shutil.copytree(root / "docs" / language / "docs", root / STAGE / language / "content")
+    staged_at = root / STAGE / language
     into = root / "site" if language == "en" else root / "site" / language
-    path = staged / "mkdocs.yml"
+    path = staged_at / "mkdocs.yml"
     path.write_text(yaml.safe_dump({
         "site_name": "T", "docs_dir": "content", "site_dir": "site", **config,
     }), encoding="utf-8")
     result = subprocess.run([str(ZENSICAL), "build", "-f", str(path)], cwd=root,
                             env=git_env(env), capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
-    shutil.copytree(staged / "site", into, dirs_exist_ok=True)
+    shutil.copytree(staged_at / "site", into, dirs_exist_ok=True)
     return path
 
 
@@ -92,6 +93,49 @@ def test_translated_staged_copies_dated_by_their_tracked_files(tmp_path, monkeyp
         pair = [("en", SITE_URL + page), ("es", SITE_URL + "es/" + page),
                 ("x-default", SITE_URL + page)]
         assert alternates[SITE_URL + page] == alternates[SITE_URL + "es/" + page] == pair
+    assert "undated" not in capsys.readouterr().err
+
+
+def _stage_with_notices(root: Path, language: str) -> None:
+    """As FastAPI's script stages a translation: the English tree, each page replaced by
+    its translation with a banner after the title, or kept with a "not translated" one."""
+    content = root / STAGE / language / "content"
+    for page in content.rglob("*.md"):
+        translated = root / "docs" / language / "docs" / page.relative_to(content)
+        title, _, body = (translated if translated.is_file() else page).read_text(
+            encoding="utf-8").partition("\n")
+        notice = "Translated." if translated.is_file() else "Not translated yet."
+        page.write_text(f"{title}\n\n/// info\n\n{notice}\n\n///\n{body}", encoding="utf-8")
+
+
+@needs_zensical
+def test_fastapi_staged_translations_with_notices(tmp_path, monkeypatch, capsys):
+    """FastAPI's real staging adds a banner to every translated page, and stages the
+    English text (with a notice) where no translation exists: no byte twin, yet each page
+    is dated by the tracked file whose lines it holds."""
+    root = tmp_path / "project"
+    repo = _translated_repo(root)
+    repo.write("docs/en/docs/only-en.md", "# Only English\n\nText.\n")
+    repo.commit("only English", D1)
+    english = _stage_and_build(root, "en", {"site_url": SITE_URL, "plugins": ["sitemap-pro"]})
+    shutil.copytree(root / "docs/en/docs", root / STAGE / "es" / "content")
+    _stage_with_notices(root, "es")
+    _stage_and_build(root, "es", {"site_url": SITE_URL + "es/"}, staged=True)
+
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", str(english.relative_to(root)), "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "about/": utc(D3),
+        SITE_URL + "only-en/": utc(D1),
+        SITE_URL + "es/": utc(D2), SITE_URL + "es/guide/": utc(D1),
+        SITE_URL + "es/about/": utc(D2),  # its own language's file, as above
+        SITE_URL + "es/only-en/": utc(D1),  # the English text, with a notice
+    }
+    assert alternates[SITE_URL + "es/guide/"] == [
+        ("en", SITE_URL + "guide/"), ("es", SITE_URL + "es/guide/"),
+        ("x-default", SITE_URL + "guide/")]
     assert "undated" not in capsys.readouterr().err
 
 

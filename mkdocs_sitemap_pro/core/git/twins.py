@@ -18,13 +18,13 @@ newest, then the first by name: the same answer on every build.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from mkdocs_sitemap_pro.core.git.answers import Known
 from mkdocs_sitemap_pro.core.git.history import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
-__all__ = ["adopt_twins"]
+__all__ = ["adopt_twins", "likeness"]
 
 
 def adopt_twins(history: GitHistory, paths: Iterable[str],
@@ -61,6 +61,12 @@ def adopt_twins(history: GitHistory, paths: Iterable[str],
 
 def _best(path: str, names: list[bytes], history: GitHistory) -> bytes:
     """Of tracked files with a copy's content, the one it was most likely copied from."""
+    return min(names, key=likeness(path, history))
+
+
+def likeness(path: str, history: GitHistory) -> Callable[[bytes], tuple[int, int, float, bytes]]:
+    """The sort key of tracked names by how likely ``path`` is a copy of each (lowest
+    first): the longest shared path suffix, the most shared folder names, the newest."""
     parts = (history.relative(path) or path).replace(os.sep, "/").split("/")
 
     def rank(name: bytes) -> tuple[int, int, float, bytes]:
@@ -71,7 +77,7 @@ def _best(path: str, names: list[bytes], history: GitHistory) -> bytes:
         when = change.when.timestamp() if isinstance(change, Known) else float("-inf")
         return (-shared, -folders, -when, name)
 
-    return min(names, key=rank)
+    return rank
 
 
 def _shared_suffix(a: list[str], b: list[str]) -> int:
