@@ -15,6 +15,7 @@ from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
+from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from mkdocs_sitemap_pro.core.shown import Shown
 from mkdocs_sitemap_pro.plugin.report import log
@@ -32,17 +33,22 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
                 timeout: float) -> None:
     """Date the untracked ``sources`` and files pages show (``shown``) by their tracked
     twins: one ``git hash-object`` for all of them, none when all are tracked."""
+    sources = list(sources)
     included = (path for each in shown.values()
                 for path in (*each.files, *(part for part, _ in each.parts)))
     processes = GitProcesses(timeout)
     processes.arm()
     try:
         twins = adopt_twins(history, [*sources, *included], processes)
+        derived = adopt_derived(history, sources, processes)  # a notice added
     except (GitTimeout, NoGit) as error:
         log.debug(f"git did not finish hashing the untracked sources ({error})")
-        twins = {}
+        twins, derived = {}, {}
     finally:
         processes.disarm()
         processes.close()
     for path, name in sorted(twins.items()):
         log.debug(f"'{path}' is untracked: dated by its tracked twin {os.fsdecode(name)}")
+    for path, name in sorted(derived.items()):
+        log.debug(f"'{path}' is untracked: dated by {os.fsdecode(name)}, whose lines it "
+                  "holds with others added")

@@ -65,7 +65,11 @@ class PageCollector:
         build_time: dt.datetime,
         redirected: frozenset[str] = frozenset(),
         kept: KeptPages | None = None,
+        moved: tuple[str, str] | None = None,
     ) -> None:
+        # (the URL the builder gave the pages, the URL they are deployed at): a canonical
+        # link below the first is read below the second (a language built under mike).
+        self._moved = moved
         self._kept = kept  # None: nothing is kept for a later build (one-off `mkdocs build`)
         self._exclude = exclude
         self._excluding = bool(exclude.patterns)  # the default, no pattern: nothing to match
@@ -186,7 +190,11 @@ class PageCollector:
                 result.problems.extend((file.src_uri, message) for message in settings.problems)
             result.clock_bound = result.clock_bound or settings.lastmod_refused
             url = file.page.canonical_url or file.url
-            reason = settings.excluded_because or _head_exclusion(seen.head, url)
+            head = seen.head
+            if self._moved and head.canonical and head.canonical.startswith(self._moved[0]):
+                head = head._replace(
+                    canonical=self._moved[1] + head.canonical[len(self._moved[0]):])
+            reason = settings.excluded_because or _head_exclusion(head, url)
             if reason:
                 result.left_out[file.src_uri] = reason
                 continue

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known, read_map
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from tests.support.dates import D1, D2, D3
 from tests.support.git import GitRepo
@@ -50,3 +51,26 @@ def test_no_process_when_every_path_is_tracked(tmp_path, monkeypatch):
     history = GitHistory.of(read_map(repo.path, HistoryOptions()))
     monkeypatch.setenv("PATH", "")  # any git process would now fail to start
     assert adopt_twins(history, [str(page.resolve())]) == {}
+
+
+def test_derived_only_ignored_copies_that_only_add_lines(tmp_path):
+    """``adopt_derived``: a git-ignored copy holding a tracked file's lines in order,
+    with others added, is dated by it (its own language's first); a copy with a line
+    changed is not, nor a page that is untracked but not ignored (being written)."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "stage/\n")
+    repo.write("docs/en/a.md", "# A\n\nOld.\n")
+    repo.write("docs/es/a.md", "# A\n\nText.\n")
+    repo.commit("first", D1)
+    repo.write("docs/en/a.md", "# A\n\nText.\n")  # the same lines, newer
+    repo.commit("en", D2)
+    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    noticed = repo.write("stage/es/content/a.md", "# A\n\nNotice.\n\nText.\n").resolve()
+    changed = repo.write("stage/en/content/a.md", "# A\n\nText!\n").resolve()
+    written = repo.write("docs/fr/a.md", "# A\n\nText.\n\nEncore.\n").resolve()
+
+    found = adopt_derived(history, [str(noticed), str(changed), str(written)])
+
+    assert found == {str(noticed): b"docs/es/a.md"}  # not docs/en/a.md, newer
+    assert _when(history, noticed) == _when(history, repo.path.resolve() / "docs/es/a.md")
+    assert not history.tracked(changed) and not history.tracked(written)

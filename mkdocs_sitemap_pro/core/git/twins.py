@@ -9,19 +9,22 @@ copies' ids (through the repository's filters, as ``git add`` would), the histor
 
 Of several tracked files with the same content, the twin is the one sharing the longest
 path suffix with the copy (``tutorial/a.md`` for ``.../content/tutorial/a.md``), then the
-one git dates newest, then the first by name: the same answer on every build.
+most folder names with the copy's path from the top level (``es`` for a Spanish copy in
+``site_zensical_src/es/content/``: an untranslated page is dated by its own language's
+file, ``docs/es/docs/...``, not by the English one it equals), then the one git dates
+newest, then the first by name: the same answer on every build.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from mkdocs_sitemap_pro.core.git.answers import Known
 from mkdocs_sitemap_pro.core.git.history import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
-__all__ = ["adopt_twins"]
+__all__ = ["adopt_twins", "likeness"]
 
 
 def adopt_twins(history: GitHistory, paths: Iterable[str],
@@ -58,15 +61,23 @@ def adopt_twins(history: GitHistory, paths: Iterable[str],
 
 def _best(path: str, names: list[bytes], history: GitHistory) -> bytes:
     """Of tracked files with a copy's content, the one it was most likely copied from."""
-    parts = path.replace(os.sep, "/").split("/")
+    return min(names, key=likeness(path, history))
 
-    def rank(name: bytes) -> tuple[int, float, bytes]:
-        shared = _shared_suffix(parts, os.fsdecode(name).split("/"))
+
+def likeness(path: str, history: GitHistory) -> Callable[[bytes], tuple[int, int, float, bytes]]:
+    """The sort key of tracked names by how likely ``path`` is a copy of each (lowest
+    first): the longest shared path suffix, the most shared folder names, the newest."""
+    parts = (history.relative(path) or path).replace(os.sep, "/").split("/")
+
+    def rank(name: bytes) -> tuple[int, int, float, bytes]:
+        other = os.fsdecode(name).split("/")
+        shared = _shared_suffix(parts, other)
+        folders = len(set(parts[:-shared or None]) & set(other[:-shared or None]))
         change = history.change(name)
         when = change.when.timestamp() if isinstance(change, Known) else float("-inf")
-        return (-shared, -when, name)
+        return (-shared, -folders, -when, name)
 
-    return min(names, key=rank)
+    return rank
 
 
 def _shared_suffix(a: list[str], b: list[str]) -> int:

@@ -36,6 +36,7 @@ from mkdocs_sitemap_pro.core.includes import (
     shown_lines,
     written_dependencies,
 )
+from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
@@ -55,7 +56,12 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     mark_languages,
     own_language,
 )
-from mkdocs_sitemap_pro.plugin.standalone.versioned import apply_mike
+from mkdocs_sitemap_pro.plugin.standalone.static_i18n import i18n_layout, read_language
+from mkdocs_sitemap_pro.plugin.standalone.versioned import (
+    apply_mike,
+    moved_folder,
+    version_language,
+)
 
 __all__ = ["ConfigError", "Outcome", "Replaced", "WriteFailed", "build_sitemap", "console_log"]
 
@@ -125,18 +131,9 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
             f"site_dir {config.site_dir} does not exist: build the site first, or name "
             "the folder it was built into with --site-dir"
         )
-    languages = find_languages(site)
     build_time = get_build_datetime()
-    history, rules = _history(site) if options.lastmod == "git" else (None, None)
-    skip = {os.path.basename(lang.site.mkdocs.site_dir) for lang in languages}
-    main = _site_build(site, options, (history, rules), build_time, skip)
-    earlier = [_site_build(lang.site, options, (history, rules), build_time)
-               for lang in languages]
-    own = own_language(site)
-    order = None
-    if languages and own is not None:
-        order = mark_languages(own, main.files, [
-            (lang.language, each.files) for lang, each in zip(languages, earlier)])
+    history = _history(site) if options.lastmod == "git" else (None, None)
+    main, earlier, order = _builds(site, history, build_time)
     builder = BuilderSitemap.read(Path(config.site_dir))
     try:
         written = pipeline.write_sitemap(
@@ -149,13 +146,45 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     return Outcome(written)
 
 
+def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions | None],
+            build_time: dt.datetime,
+            ) -> tuple[pipeline.Build, list[pipeline.Build], LanguageOrder | None]:
+    """The default language's build, the other languages' builds, and their order:
+    languages built one at a time (``languages``), static-i18n's (``static_i18n``), or
+    the one build of a site in one language."""
+    options = site.options
+    languages = find_languages(site)
+    if not languages and (layout := i18n_layout(site)) is not None:
+        by_language = {language: _site_build(
+            site, options, history, build_time, built=read_language(site, layout, language),
+            moved=None if language == layout.order.default else moved_folder(site, language))
+            for language in layout.order.languages}
+        default = by_language.pop(layout.order.default or "", None)
+        if default is not None:
+            return default, list(by_language.values()), layout.order
+    moved = [version_language(site, lang.site, os.path.basename(lang.site.mkdocs.site_dir))
+             for lang in languages]  # under mike: in the version's folder
+    skip = {os.path.basename(lang.site.mkdocs.site_dir) for lang in languages}
+    main = _site_build(site, options, history, build_time, skip)
+    earlier = [_site_build(lang.site, options, history, build_time, moved=each)
+               for lang, each in zip(languages, moved)]
+    own = own_language(site)
+    if not languages or own is None:
+        return main, earlier, None
+    return main, earlier, mark_languages(own, main.files, [
+        (lang.language, each.files) for lang, each in zip(languages, earlier)])
+
+
 def _site_build(site: SiteConfig, options: SitemapProConfig,
                 history: tuple[GitHistory | None, HistoryOptions | None],
-                build_time: dt.datetime, skip: Collection[str] = ()) -> pipeline.Build:
+                build_time: dt.datetime, skip: Collection[str] = (),
+                moved: tuple[str, str] | None = None,
+                built: BuiltSite | None = None) -> pipeline.Build:
     """One builder's site (a language's, or the only one) as the pipeline takes a build:
-    its pages, what their sources show (dated by ``options``) and the history."""
+    its pages, what their sources show (dated by ``options``) and the history.
+    ``moved``: see ``PageCollector``; ``built``: its pages, when read already."""
     config = site.mkdocs
-    built = read_built_site(config, skip)
+    built = built if built is not None else read_built_site(config, skip)
     _report_unbuilt(built)
     dependencies = _dependencies(site, built.files)
     git, rules = history
@@ -169,7 +198,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     return pipeline.Build(
         config=config,
         files=built.files,
-        collector=PageCollector(options.exclude, build_time),
+        collector=PageCollector(options.exclude, build_time, moved=moved),
         history=git,
         build_time=build_time,
         dependencies=dependencies,

@@ -9,6 +9,13 @@ unchanged (``integrations.mike``: the version's folder, pages canonical in anoth
 version left out, no robots.txt in the folder): site_url rewritten, and mike's entry,
 as written, in the plugin list, where ``version_build`` reads ``canonical_version``.
 Nothing of mike is imported.
+
+Languages built one at a time under mike (``languages``) sit in the version's folder
+(``1.0/es/``), whatever site_url their own config gives: each is given the default
+language's version site_url with its folder name, and the same mike entry. Zensical,
+building the language's own config under the variable, wrote its canonical links below
+``urljoin(its site_url, version)`` (``es/1.0/``): those are read as links to the
+version's folder, where the pages are.
 """
 
 from __future__ import annotations
@@ -19,10 +26,11 @@ from urllib.parse import urljoin
 
 from mkdocs.plugins import BasePlugin
 
+from mkdocs_sitemap_pro.core.versions import root_url
 from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig
 
-__all__ = ["MikeEntry", "apply_mike"]
+__all__ = ["MikeEntry", "apply_mike", "moved_folder", "version_language"]
 
 _MIKE = "mike"
 
@@ -52,3 +60,40 @@ def apply_mike(site: SiteConfig) -> None:
     config.plugins[_MIKE] = MikeEntry(options)
     if version and config.site_url:
         config.site_url = urljoin(config.site_url, canonical or version)
+
+
+def version_language(main: SiteConfig, language: SiteConfig,
+                     folder: str) -> tuple[str, str] | None:
+    """Under mike, give ``language`` (built into ``folder`` of the version's site_dir) the
+    version's URL and mike entry, as the default language ``main`` has them (see above).
+
+    Returns (the site_url the builder gave the language's pages, the one they are
+    deployed at) when those differ, else None."""
+    entry = main.mkdocs.plugins.get(_MIKE)
+    version = os.environ.get(VERSION_VARIABLE)
+    if not isinstance(entry, MikeEntry) or not main.mkdocs.site_url:
+        return None
+    own = language.mkdocs.site_url
+    language.mkdocs.plugins[_MIKE] = entry
+    language.mkdocs.site_url = urljoin(main.mkdocs.site_url.rstrip("/") + "/", f"{folder}/")
+    if not own or not version or entry.config.get("enabled", True) is False:
+        return None
+    built = urljoin(own, str(entry.config.get("canonical_version") or version)).rstrip("/") + "/"
+    return (built, language.mkdocs.site_url) if built != language.mkdocs.site_url else None
+
+
+def moved_folder(main: SiteConfig, folder: str) -> tuple[str, str] | None:
+    """Under mike, a language one build wrote into ``folder`` (zensical-i18n's, whose
+    site_url is the root's with ``<folder>/``): (the URL Zensical based its canonical
+    links on, ``urljoin(root + folder, version)``, the URL the pages are deployed at,
+    the version's ``<folder>/``); None outside mike, or when they are the same."""
+    entry = main.mkdocs.plugins.get(_MIKE)
+    version = os.environ.get(VERSION_VARIABLE)
+    site_url = main.mkdocs.site_url
+    if not isinstance(entry, MikeEntry) or not version or not site_url:
+        return None
+    name = str(entry.config.get("canonical_version") or version)
+    root = root_url(site_url, name).url
+    built = urljoin(f"{root}{folder}/", name).rstrip("/") + "/"
+    deployed = f"{site_url.rstrip('/')}/{folder}/"
+    return (built, deployed) if built != deployed else None
