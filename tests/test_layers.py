@@ -62,12 +62,3 @@ def test_the_plugin_loads_no_reader() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_no_module_is_over_about_300_lines() -> None:
-    long = {
-        str(p.relative_to(PACKAGE)): n
-        for p in PACKAGE.rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 320
-    }
-    assert long == {}
