@@ -100,7 +100,7 @@ def manifest_bytes(manifest: Manifest) -> bytes:
     listed = manifest.files
     return json.dumps({
         "commit": manifest.commit,
-        "files": {key: [oid, int(when.timestamp())] for key, (oid, when) in listed.items()},
+        "files": {key: (oid, int(when.timestamp())) for key, (oid, when) in listed.items()},
         "format": FORMAT,
         "left_out": sorted(manifest.left_out),
         "options": {"git_date": options.date, "git_history": options.rule,

@@ -156,7 +156,19 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
     builds = list(builds)
     left_out = [file.url for files, found, _ in builds for src_uri in found.left_out
                 if (file := files.get_file_from_path(src_uri)) is not None and file.page]
-    names: dict[bytes, None] = {}  # git's names of the dating files, once each
+    # Made in two steps, so that each one's working set is gone before the next.
+    files = _dated_files(history, _dating_names(history, builds))
+    manifest = Manifest(history.key.head, history.key.options, files,
+                        frozenset(path_key(url.encode("utf-8")) for url in left_out))
+    written = manifest_name(filename)
+    replace_file(site_dir / written, manifest_bytes(manifest))
+    return written
+
+
+def _dating_names(history: GitHistory,
+                  builds: list[tuple[Files, Collection, Dependencies | None]]) -> dict[bytes, None]:
+    """git's names of the files that dated the listed pages, once each."""
+    names: dict[bytes, None] = {}
     name_of = history.name
     for _, found, dependencies in builds:
         shows = dependencies.pages if dependencies is not None else {}
@@ -174,6 +186,11 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
                 relative = history.relative(path)
                 if relative is not None and not dependencies.exclude.match_file(relative):
                     names[name_of(path) or b""] = None
+    return names
+
+
+def _dated_files(history: GitHistory, names: Iterable[bytes]) -> dict[str, tuple[str, dt.datetime]]:
+    """The manifest's files: per hashed name, the object id and date of each dated one."""
     dated: list[bytes] = []
     values: list[tuple[str, dt.datetime]] = []
     objects, change_of = history.objects, history.change
@@ -183,9 +200,4 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
         if oid is not None and isinstance(change, Known):
             dated.append(name)
             values.append((oid, change.when))
-    files = dict(zip(path_keys(dated), values))
-    manifest = Manifest(history.key.head, history.key.options, files,
-                        frozenset(path_key(url.encode("utf-8")) for url in left_out))
-    written = manifest_name(filename)
-    replace_file(site_dir / written, manifest_bytes(manifest))
-    return written
+    return dict(zip(path_keys(dated), values))

@@ -386,3 +386,17 @@ def test_a_signal_ends_git_then_the_process_as_before(fake_git: FakeGit, tmp_pat
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+def test_every_git_runs_with_its_memory_capped(repo: GitRepo) -> None:
+    # The repository's own config asks for git's large defaults; ours win. Without the
+    # caps a walk of 20,000 commits peaked at 158 MB of git (bench/scale.py).
+    repo.git("config", "core.deltaBaseCacheLimit", "96m")
+    repo.git("config", "core.packedGitLimit", "8g")
+    caps = {}
+    for key in ("core.deltaBaseCacheLimit", "core.packedGitWindowSize", "core.packedGitLimit"):
+        status, out, _ = run_git(["config", "--get", key], repo.path)
+        caps[key] = (status, out.strip())
+    assert caps == {"core.deltaBaseCacheLimit": (0, b"16m"),
+                    "core.packedGitWindowSize": (0, b"1m"),
+                    "core.packedGitLimit": (0, b"8m")}

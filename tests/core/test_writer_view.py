@@ -152,3 +152,20 @@ def test_a_big_file_s_table_is_paged_and_every_row_is_on_one_page(
     report = write_sitemaps(made[:3], tmp_path, BASE, html_view=True)
     assert report.html_files == ("sitemap.html",)
     assert not (tmp_path / "sitemap-page-2.html").exists()
+
+
+def test_a_page_made_a_block_of_rows_at_a_time_is_the_page_made_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Rows are made and written _ROW_BLOCK at a time (bounded memory): the same bytes.
+    from mkdocs_sitemap_pro.core.writer import html_view
+
+    made = [*entries(), *(SitemapEntry(loc=f"{BASE}n{n}/") for n in range(10))]
+    written = {}
+    for block in (3, 10_000):
+        monkeypatch.setattr(html_view, "_ROW_BLOCK", block)
+        out = tmp_path / str(block)
+        report = write_sitemaps(made, out, BASE, html_view=True, max_urls=8)
+        written[block] = {name: (out / name).read_bytes() for name in report.html_files}
+    assert written[3] == written[10_000]
+    assert len(written[3]) == 4  # the index's page and three files' pages
+    assert all(rows_of(tmp_path / "3" / name) for name in written[3] if name != "sitemap.html")
