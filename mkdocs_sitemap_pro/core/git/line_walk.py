@@ -12,11 +12,10 @@ part holding both lines changed then.
 A page needs only the newest change to the part it shows, not every line's: a file's
 walk stops once each of its parts (one page's lines of it) has met its first change,
 and the whole walk once every file's has (git is stopped). Once three in four of the
-files a walk asked for are done, it is stopped and started again from the next commit for
-the files left, each named: most files are done early, and git would diff them on. Its
-lines still followed
-then changed before every line dated (``OLDER``): a part holding one of those and a
-dated line is decided too (``LineDates.covers``). On the 200 API pages of
+files a walk asked for are done, it is stopped and started again from the next commit
+for the files left, each named: most files are done early, and git would diff them on.
+Lines still followed at the end changed before every line dated (``OLDER``): a part
+holding one of those and a dated line is decided too (``LineDates.covers``). On the 200 API pages of
 ``bench/dependencies.py --api`` this reads a fraction of the 5,000 commits that dating
 every line read.
 
