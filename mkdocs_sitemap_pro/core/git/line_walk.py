@@ -11,9 +11,11 @@ part holding both lines changed then.
 
 A page needs only the newest change to the part it shows, not every line's: a file's
 walk stops once each of its parts (one page's lines of it) has met its first change,
-and the whole walk once every file's has (git is stopped). Its lines still followed
-then changed before every line dated (``OLDER``): a part holding one of those and a
-dated line is decided too (``LineDates.covers``). On the 200 API pages of
+and the whole walk once every file's has (git is stopped). Once three in four of the
+files a walk asked for are done, it is stopped and started again from the next commit
+for the files left, each named: most files are done early, and git would diff them on.
+Lines still followed at the end changed before every line dated (``OLDER``): a part
+holding one of those and a dated line is decided too (``LineDates.covers``). On the 200 API pages of
 ``bench/dependencies.py --api`` this reads a fraction of the 5,000 commits that dating
 every line read.
 
@@ -187,26 +189,50 @@ def walk_lines(top: str, files: Mapping[bytes, tuple[int, Iterable[Lines]]],
     """
     followed = {name: _File(length, parts) for name, (length, parts) in files.items()}
     placeholder = "%ct %cI" if date == "committer" else "%at %aI"
+    open_files = {name for name, file in followed.items() if not file.done}
+    start: bytes | None = b"HEAD"
+    while start is not None and open_files:
+        start = _walk_from(start, top, followed, open_files, placeholder, ignored, boundary,
+                           processes)
+    renamed = _renamed(top, {f.created_by for f in followed.values() if f.created_by},
+                       processes)
+    return {name: None if name in renamed else file.dates() for name, file in followed.items()}
+
+
+def _walk_from(start: bytes, top: str, followed: dict[bytes, _File], open_files: set[bytes],
+               placeholder: str, ignored: frozenset[bytes], boundary: frozenset[bytes],
+               processes: GitProcesses | None) -> bytes | None:
+    """One ``git log`` from ``start`` over the files still open; where to walk on from
+    (None: done). Once three in four of the files it was asked for are done, it stops
+    and says the next commit: a new walk over the few left spares git diffing the others."""
+    asked = len(open_files)
     args: list[str | bytes] = [
         "log", "--first-parent", "-m", "-p", "-U0", "--no-renames", "--no-color",
         "--no-ext-diff", "--no-textconv", "--format=%x00%H %P%x01" + placeholder,
-        "HEAD", "--", *_pathspecs(files),
+        # The first walk asks for folders (see ``_pathspecs``); a later one for the few
+        # files left, each by itself: a folder would diff the files done with too.
+        start, "--", *(_pathspecs(open_files) if start == b"HEAD" else
+                       [b":(literal)" + name for name in sorted(open_files)]),
     ]
+    after: list[bytes | None] = [None]  # the first parent of the last commit read
 
     def consume(chunks: Iterator[list[bytes]]) -> bool:
-        open_files = {name for name, file in followed.items() if not file.done}
         for tokens in chunks:
             for record in tokens:
-                if record and _commit(record, followed, open_files, ignored, boundary):
+                if not record:
+                    continue
+                if _commit(record, followed, open_files, ignored, boundary):
+                    return True
+                if len(open_files) * 4 <= asked:
+                    parents = record.partition(b"\x01")[0].split()[1:]
+                    after[0] = parents[0] if parents else None
                     return True
         return not open_files
 
     stopped, status, detail = stream_git(args, top, consume, processes=processes)
     if not stopped and status != 0:
         raise RuntimeError(f"git log -p failed (exit status {status}): {detail or 'no message'}")
-    renamed = _renamed(top, {f.created_by for f in followed.values() if f.created_by},
-                       processes)
-    return {name: None if name in renamed else file.dates() for name, file in followed.items()}
+    return after[0] if stopped and open_files else None
 
 
 def _pathspecs(names: Iterable[bytes]) -> list[bytes]:

@@ -43,7 +43,7 @@ class RenderedObjects:
         self._observer = observer
         self._lines = lines  # ``dependencies: lines``: the lines shown, not whole files
         self._collected: list[Any] = []
-        self._headings: list[tuple[Any, str]] = []  # (original collect, heading id)
+        self._headings: list[tuple[Any, str]] = []  # (its handler's lookup, heading id)
         self._show_source = False  # a block of the page shows its objects' source
         self._merge_init = False  # a block of the page merges ``__init__`` into classes
         self._inherited_init = False  # a block's ``inherited_members`` selects ``__init__``
@@ -87,6 +87,7 @@ class RenderedObjects:
         once; another language's (shell, crystal, c...) reads what it renders, and that
         is what dates its page."""
         collect, get_headings = handler.collect, handler.get_headings
+        find = _finder(handler, collect)
         observer = self._observer
 
         def wrapped_collect(identifier: str, options: Any) -> Any:
@@ -108,7 +109,7 @@ class RenderedObjects:
                 for heading in headings:
                     ident = heading.get("id") if hasattr(heading, "get") else None
                     if ident:
-                        self._headings.append((collect, ident))
+                        self._headings.append((find, ident))
             return headings
 
         handler.collect, handler.get_headings = wrapped_collect, wrapped_headings
@@ -124,10 +125,10 @@ class RenderedObjects:
         ``lines``, {absolute path: the 1-based inclusive line ranges shown} of the others
         (sorted, merged; a file is never in both). Without ``lines`` the dict is empty."""
         objects = self._collected
-        for collect, ident in self._headings:
+        for find, ident in self._headings:
             try:
                 with self._observer.suspended():
-                    objects.append(collect(ident.partition("(")[0], {}))
+                    objects.append(find(ident.partition("(")[0]))
             except Exception:  # noqa: BLE001 - an id that names no object (CollectionError)
                 continue
         # A block's object has a heading too: each object once.
@@ -157,6 +158,17 @@ class RenderedObjects:
             if path not in files and merged:
                 shown[path] = list(merged)
         return files, shown
+
+
+def _finder(handler: Any, collect: Any) -> Any:
+    """How a heading's id is looked up: ``collect(id, {})``, which only looks up. Of
+    mkdocstrings-python that is its modules collection's ``[id]`` after building the
+    handler's options anew, a call per heading: the collection is read directly."""
+    modules = getattr(handler, "_modules_collection", None)  # private to mkdocstrings-python
+    if modules is not None and hasattr(modules, "__getitem__") and type(
+            handler).__module__.startswith("mkdocstrings_handlers.python"):
+        return modules.__getitem__
+    return lambda ident: collect(ident, {})
 
 
 def _selects_init(options: Any) -> bool:
