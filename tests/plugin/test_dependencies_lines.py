@@ -311,3 +311,28 @@ def test_a_blame_past_git_timeout_dates_the_file_whole(site: Site, tmp_path: Pat
     assert lastmod(built, "square") == lastmod(built, "circle") == utc(day(11))
     assert any("git did not finish dating lines" in m for m in built.messages(logging.DEBUG))
     assert not (site.root / ".cache/plugin/sitemap-pro/blame.json").exists()
+
+
+def test_a_history_walk_past_git_timeout_leaves_the_lines_undated(
+        site: Site, tmp_path: Path) -> None:
+    """No history at all (git log outran ``git_timeout``): pages shown in part are
+    dated as every other page then is, not by a line walk over a history never read."""
+    _snippet_site(site)
+    site.config["plugins"] = ["include-markdown", {"sitemap-pro": {
+        "git_timeout": 1, "lastmod_fallback": "build_time"}}]
+    site.write_config()
+    site.commit("timeout", day(2))
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    real = shutil.which("git")
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\ncase "$*" in *" log "*) sleep 20;; esac\n'
+                      f'exec "{real}" "$@"\n')
+    script.chmod(0o755)
+    started = time.monotonic()
+    built = site.build(env={"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+                            "SOURCE_DATE_EPOCH": "1735689600"})
+    assert time.monotonic() - started < 15
+    assert built.error is None, built.messages()
+    assert {u["lastmod"] for u in built.sitemap().values()} == {"2025-01-01T00:00:00+00:00"}
+    assert any("git_timeout" in m for m in built.messages(logging.WARNING))

@@ -108,6 +108,8 @@ class LineDateStore:
     def dates(self, history: GitHistory, options: HistoryOptions, pages: Iterable[Shown],
               timeout: float) -> BuildLines:
         """Date the lines not kept yet of the files ``pages`` show in part; keep them."""
+        if history.top is None:  # no history was read (no repository, or git timed out)
+            return BuildLines({})
         if not self._loaded:
             self._load()
         lines: dict[bytes, set[Lines]] = {}  # git name -> each page's lines
