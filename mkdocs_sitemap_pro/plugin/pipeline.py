@@ -1,15 +1,13 @@
 """After the build: collect -> date -> entries -> write -> robots.txt -> report.
 
-``write_sitemap`` is the whole of ``on_post_build``: one call that a test can drive with
-a real MkDocs config and file list, without MkDocs' event machinery. It turns the built
-pages into core inputs and calls the core; every message goes through ``report``. Under
+``write_sitemap`` is the whole of ``on_post_build``: one call on a finished
+``Build`` (the plugin's, or the standalone ``build``'s), without MkDocs' event machinery.
+It turns the built pages into core inputs and calls the core; every message goes through ``report``. Under
 ``mkdocs serve`` a build whose part would be the last one's takes it (``kept_parts``).
 """
 
-import datetime as dt
-import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -18,65 +16,26 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
+from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.feed import HeadingOf, feed_settings, report as report_feed
+from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
-from mkdocs_sitemap_pro.plugin.dating import Dater, Dating, Lastmod, date_pages, merge_datings
-from mkdocs_sitemap_pro.core.shown import Dependencies
+from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.core.writer.kept_output import write_once
-from mkdocs_sitemap_pro.plugin.page_date import PageDates
-from mkdocs_sitemap_pro.plugin.kept_parts import Kept, PartKey, Says, says
+from mkdocs_sitemap_pro.plugin.kept_parts import PartKey, Says, says
 from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten
-from mkdocs_sitemap_pro.plugin.pages import Collection, PageCollector
+from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Build", "Part", "dater", "site_url_of", "write_sitemap"]
+__all__ = ["Part", "site_url_of", "write_sitemap"]
 
 _EXAMPLE = "https://example.com/docs/"
-
-
-class Build(NamedTuple):
-    """What the pipeline needs of one finished MkDocs build."""
-
-    config: MkDocsConfig
-    files: Files
-    collector: PageCollector
-    history: GitHistory | None
-    build_time: dt.datetime
-    serving: bool = False  # under `mkdocs serve`, site_url is the local address
-    dependencies: Dependencies | None = None  # what pages showed (option dependencies)
-    kept: "Kept[Part] | None" = None  # what the last builds of this process made (serve)
-    dater: Dater | None = None  # the build's pages dated as they rendered (None: not yet)
-    page_dates: PageDates | None = None  # what pages were shown of their dates
-    # Languages built one at a time (`build`): their order; None: static-i18n's, if used.
-    languages: i18n.LanguageOrder | None = None
-    # Called with what would be written, before anything is: raises to write nothing.
-    vet: "Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[Part]], None] | None" = None
-    # A page's heading read from the HTML another builder wrote (`build`): a feed's
-    # titles then need none of the site's Markdown extensions.
-    heading_of: HeadingOf | None = None
-
-
-def dater(options: SitemapProConfig, files: Files, collector: PageCollector,
-          history: GitHistory | None, build_time: dt.datetime,
-          dependencies: Dependencies | None) -> Dater:
-    """The ``Dater`` of one build, by the options; a listing's posts are its pages."""
-    return Dater(
-        mode=options.lastmod,
-        fallback=options.lastmod_fallback,
-        history=history,
-        build_time=build_time,
-        dependencies=dependencies,
-        page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
-        detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
-    )
 
 
 def site_url_of(config: MkDocsConfig) -> SiteUrl:
@@ -216,9 +175,7 @@ def _gather(
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)
     report.collection(found)
-    dated = date_pages(found.pages, build.dater or dater(
-        options, build.files, build.collector, build.history, build.build_time,
-        build.dependencies))
+    dated = date_pages(found.pages, build.dater())
     part = Part(build.files, _entries(found, dated.lastmods, options), dated, found)
     clock_free = options.lastmod != "mtime" and not found.clock_bound and (
         options.lastmod_fallback == "omit" or not dated.undated

@@ -1,13 +1,14 @@
-"""The ``sitemap-pro`` MkDocs plugin: hooks only, each a few lines into the MkDocs layer.
+"""The ``sitemap-pro`` MkDocs plugin: hooks only, each a few lines into one ``Build``.
 
-The work lives in modules that know nothing of hooks: ``history`` (the git history map,
-read in the background), ``dependencies`` (what pages show), ``pages`` (which pages),
-``dating`` (their lastmod), ``pipeline`` (the steps after the build), and the core.
+A ``Build`` (``build``) is made at ``on_config`` and used up at ``on_post_build``, where
+``pipeline`` writes what it gathered. What lasts across builds (``mkdocs serve``) stays
+on the plugin: the git walk (``history``), the dependency observer and caches, the kept
+parts.
 
-A page's path through the plugin: ``on_files`` knows it; ``on_pre_page`` ..
-``on_page_content`` observe what it shows (``Tracker``); ``on_env`` waits for the
-history map, so its date is known before ``on_page_context`` renders it; ``on_post_page``
-records its head; ``on_post_build`` collects, dates and writes it as a ``<url>``.
+A page's path through the plugin: ``on_pre_page`` .. ``on_page_content`` observe what it
+shows (``Tracker``); ``on_env`` waits for the history map, so its date is known before
+``on_page_context`` renders it; ``on_post_page`` records its head; ``on_post_build``
+collects, dates and writes it as a ``<url>``.
 """
 
 from __future__ import annotations
@@ -18,26 +19,18 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
-from mkdocs.utils import get_build_datetime
 
 from mkdocs_sitemap_pro.core.collector_pause import collector_paused
-from mkdocs_sitemap_pro.core.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, check_cache_dir
-from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
-from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
-from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
+from mkdocs_sitemap_pro.plugin.build import Build
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracking
 from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
-from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.plugin.dating import Dater
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
 from mkdocs_sitemap_pro.plugin.page_date import PageDates
 from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
-from mkdocs_sitemap_pro.plugin.pages import PageCollector
-from mkdocs_sitemap_pro.plugin.report import log
 
 # A page's conversion window opens before every other plugin and closes after all.
 FIRST, LAST = 1e9, -1e9
@@ -50,11 +43,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
 
     def __init__(self) -> None:
         self._serving = False
-        self._build: _Build | None = None
+        self._build: Build | None = None
         self._history = BuildHistory()  # the git walk, and the last map (serve)
         self._tracking = Tracking()  # the observer and the dependency cache
         self._kept: Kept[pipeline.Part] = Kept()  # what a build keeps for the next (serve)
-        self._languages: i18n.LanguageBuilds[pipeline.Build] = i18n.LanguageBuilds()
+        self._languages: i18n.LanguageBuilds[Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         # Under `mkdocs serve` site_url is the local address: no robots.txt advice then.
@@ -69,90 +62,67 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # static-i18n starts its next language: the one just built is complete, keep it
         # for the one sitemap written at the end.
         if i18n.nested_build(config):
-            if (language := self._finished_build(config)) is not None:
+            if (language := self._finished_build()) is not None:
                 self._languages.keep(language, language.files)
         else:
             self._languages.clear()
-        self._build = _Build(config, self.config, self._kept if self._serving else None)
+        build = self._build = Build(config, self.config, serving=self._serving,
+                                    kept=self._kept if self._serving else None)
+        build.page_dates = PageDates(config, self.config, build.build_time)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
             self._history.start(config, self.config)
             if self.config.dependencies:
-                self._build.tracker = self._tracking.tracker(config, self.config)
+                build.tracker = self._tracking.tracker(config, self.config)
         return None
 
     @event_priority(FIRST)
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
-        # Every file read from here to on_page_content went into this page.
-        if self._build is not None and self._build.tracker is not None:
-            self._build.tracker.open(page)
+        if self._build is not None:
+            self._build.page_opened(page)
         return None
 
     @event_priority(LAST)
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        # A page's Markdown is HTML now: what it read, and front matter MkDocs dropped.
         if self._build is not None:
-            self._build.collector.note_markdown(page)
-            if self._build.tracker is not None:
-                self._build.tracker.close(page)
+            self._build.page_converted(page)
         return None
 
     @event_priority(LAST)
     def on_page_context(
         self, context: Any, /, *, page: Page, config: MkDocsConfig, nav: Any
     ) -> Any:
-        build = self._build
-        if build is None:
-            return context
         # After Material's blog has chosen the posts a listing page shows.
-        if build.tracker is not None and build.tracker.blog:
-            build.tracker.listing(page, context)
-        # The page is dated now, once: the date it shows is its sitemap entry's.
-        listed = build.collector.candidate(page.file)
-        if listed is not None and build.dater is not None:
-            build.page_dates.show(page, build.dater.date(listed).when)
+        if self._build is not None:
+            self._build.page_context(page, context)
         return context
 
     @event_priority(-100)
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
-        if self._build is None:
+        build = self._build
+        if build is None:
             return env
-        # Every page is converted and every plugin has added its pages: what pages not
-        # rendered showed comes from the cache, and the dates are known from here on,
-        # before any template renders.
-        self._build.files = files
-        if self._build.tracker is not None:
-            self._build.tracker.recall(files)
+        # Every page is converted and every plugin has added its pages: the dates are
+        # known from here on, before any template renders.
+        build.pages_converted(files)
         if self._history.started:
-            self._build.history = self._history.dates()
-            # A copied docs folder: untracked sources dated by their tracked twins.
-            date_copies(self._build.history, page_sources(files),
-                        self._build.tracker.shown if self._build.tracker is not None else {},
-                        self.config.git_timeout)
-            # Of files shown in part, the lines shown: one blame per changed file.
-            if self._build.tracker is not None and self.config.dependencies == "lines":
-                self._build.lines = self._tracking.line_dates(config, self.config).dates(
-                    self._build.history, self._history.options, self._build.tracker.shown.values(),
-                    self.config.git_timeout)
-        self._build.start_dating(self.config)
+            build.history_read(
+                self._history.dates(), self._history.options,
+                self._tracking.line_dates(config, self.config)
+                if self.config.dependencies == "lines" else None)
+        build.dater()
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env
 
     @event_priority(LAST)
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:
-        # The rendered head, after every other plugin's change, is the last word on
-        # noindex and canonical links.
+        # After every other plugin's change to the page.
         if self._build is None:
             return None
-        end = written_head_end(output)  # found once for both (our tag changes no directive)
-        self._build.collector.record(page, read_head(output, end))
-        self._build.page_dates.shown(page, output)
-        if self._build.page_dates.in_heads:
-            output = self._build.page_dates.in_head(page, output, end)
-        return output
+        return self._build.page_written(page, output)
 
     @event_priority(FIRST)
     def _pages_written(self, *, config: MkDocsConfig) -> None:
@@ -170,7 +140,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # language build waits, and the outer one writes once for every language.
         if i18n.nested_build(config):
             return
-        build = self._finished_build(config)
+        build = self._finished_build()
         if build is not None:
             # Writing allocates much and frees it all: no full collection of MkDocs' heap.
             with collector_paused():
@@ -201,59 +171,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._tracking.forget()
         self._kept.clear()
 
-    def _finished_build(self, config: MkDocsConfig) -> pipeline.Build | None:
-        """What the pipeline needs of the build that has just rendered its pages."""
+    def _finished_build(self) -> Build | None:
+        """The build that has just rendered its pages, finished; None if it rendered none."""
         build, self._build = self._build, None
-        if build is None or build.files is None:
+        if build is None or not build.converted:
             return None
-        return pipeline.Build(
-            config=config,
-            files=build.files,
-            collector=build.collector,
-            history=build.history,
-            build_time=build.build_time,
-            serving=self._serving,
-            dependencies=build.dependencies(self.config),
-            kept=self._kept if self._serving else None,
-            dater=build.dater,
-            page_dates=build.page_dates,
-        )
-
-
-class _Build:
-    """What one build has gathered so far (made at ``on_config``, used up at the end)."""
-
-    def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
-                 kept: Kept[pipeline.Part] | None) -> None:
-        # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
-        self.build_time = get_build_datetime()
-        # What pages said is kept for the next build only where one follows (serve).
-        self.collector = PageCollector(options.exclude, self.build_time,
-                                       redirected_pages(config), kept.pages if kept else None)
-        self.tracker: Tracker | None = None
-        self.history: GitHistory | None = None
-        self.files: Files | None = None
-        self.dater: Dater | None = None  # from on_env on: every date is known
-        self.lines: LineLookup | None = None  # the dates of files' lines shown in part
-        self.page_dates = PageDates(config, options, self.build_time)
-
-    def start_dating(self, options: SitemapProConfig) -> None:
-        """From ``on_env``: the history and what converted pages showed are known."""
-        assert self.files is not None
-        tracker = self.tracker
-        deps = None if tracker is None else Dependencies(
-            tracker.shown, options.dependencies_exclude, tracker.missing, self.lines,
-            frozenset(tracker.api_files))
-        self.dater = pipeline.dater(options, self.files, self.collector, self.history,
-                                    self.build_time, deps)
-
-    def dependencies(self, options: SitemapProConfig) -> Dependencies | None:
-        """What every page showed (None without ``dependencies``)."""
-        if self.tracker is None or self.files is None:
-            return None
-        shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
-        if trouble:
-            log.debug(f"the dependency cache could not be written: {trouble}")
-        return Dependencies(shown, options.dependencies_exclude, tuple(self.tracker.missing),
-                            self.lines, frozenset(self.tracker.api_files))
-
+        build.finish()
+        return build

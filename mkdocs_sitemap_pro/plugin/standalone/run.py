@@ -26,6 +26,7 @@ from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
+from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, check_cache_dir
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
@@ -135,9 +136,9 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     history = _history(site) if options.lastmod == "git" else (None, None)
     main, earlier, order = _builds(site, history, build_time)
     builder = BuilderSitemap.read(Path(config.site_dir))
+    main.languages, main.vet = order, builder.vet
     try:
-        written = pipeline.write_sitemap(
-            options, main._replace(languages=order, vet=builder.vet), earlier)
+        written = pipeline.write_sitemap(options, main, earlier)
     except PluginError as error:
         raise WriteFailed(str(error)) from error
     except Incomplete as error:
@@ -148,7 +149,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
 
 def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions | None],
             build_time: dt.datetime,
-            ) -> tuple[pipeline.Build, list[pipeline.Build], LanguageOrder | None]:
+            ) -> tuple[Build, list[Build], LanguageOrder | None]:
     """The default language's build, the other languages' builds, and their order:
     languages built one at a time (``languages``), static-i18n's (``static_i18n``), or
     the one build of a site in one language."""
@@ -179,7 +180,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
                 history: tuple[GitHistory | None, HistoryOptions | None],
                 build_time: dt.datetime, skip: Collection[str] = (),
                 moved: tuple[str, str] | None = None,
-                built: BuiltSite | None = None) -> pipeline.Build:
+                built: BuiltSite | None = None) -> Build:
     """One builder's site (a language's, or the only one) as the pipeline takes a build:
     its pages, what their sources show (dated by ``options``) and the history.
     ``moved``: see ``PageCollector``; ``built``: its pages, when read already."""
@@ -195,15 +196,11 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
         store = LineDateStore(cache_file(config, options, BLAME_FILE))
         dependencies = dependencies._replace(lines=store.dates(
             git, rules, dependencies.pages.values(), options.git_timeout))
-    return pipeline.Build(
-        config=config,
-        files=built.files,
-        collector=PageCollector(options.exclude, build_time, moved=moved),
-        history=git,
-        build_time=build_time,
-        dependencies=dependencies,
-        heading_of=lambda file: built_heading(file.abs_dest_path),
-    )
+    build = Build(config, options, build_time=build_time, files=built.files,
+                  collector=PageCollector(options.exclude, build_time, moved=moved))
+    build.history, build.dependencies = git, dependencies
+    build.heading_of = lambda file: built_heading(file.abs_dest_path)
+    return build
 
 
 def _report_unbuilt(built: BuiltSite) -> None:

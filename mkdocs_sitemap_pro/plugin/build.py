@@ -1,0 +1,173 @@
+"""One build, from ``on_config`` to ``on_post_build``: what it gathers, and its one ``Dater``.
+
+The plugin makes a ``Build`` at ``on_config`` and hands it to ``pipeline.write_sitemap``
+at ``on_post_build``; its hooks are a few lines that call it. The standalone ``build``
+command makes the same object from a site another builder wrote. Everything a page's
+date depends on meets here: the collector (which pages, what their heads say), the
+tracker (what they show), the git history, the line dates, and the ``Dater`` made once
+from them, so the date a page shows as it renders is the one its sitemap entry gets.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.utils import get_build_datetime
+
+from mkdocs_sitemap_pro.core.entry import SitemapEntry
+from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.html_head import read_head, written_head_end
+from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
+from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
+from mkdocs_sitemap_pro.plugin.dating import Dater
+from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
+from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+from mkdocs_sitemap_pro.plugin.feed import HeadingOf
+from mkdocs_sitemap_pro.plugin.integrations import i18n
+from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
+from mkdocs_sitemap_pro.plugin.kept_parts import Kept
+from mkdocs_sitemap_pro.plugin.page_date import PageDates
+from mkdocs_sitemap_pro.plugin.pages import PageCollector
+from mkdocs_sitemap_pro.plugin.report import log
+
+if TYPE_CHECKING:  # the pipeline takes a Build; a Build only keeps its parts (serve)
+    from mkdocs_sitemap_pro.plugin.pipeline import Part
+
+__all__ = ["Build"]
+
+
+class Build:
+    """What one build has gathered, and its dates (made at ``on_config``, used up at the
+    end). ``files`` is known from ``on_env`` on (the standalone build: from the start)."""
+
+    def __init__(self, config: MkDocsConfig, options: SitemapProConfig, *,
+                 build_time: dt.datetime | None = None, serving: bool = False,
+                 kept: Kept[Part] | None = None, collector: PageCollector | None = None,
+                 files: Files | None = None) -> None:
+        self.config, self.options = config, options
+        # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
+        self.build_time = build_time if build_time is not None else get_build_datetime()
+        self.serving = serving  # under `mkdocs serve`, site_url is the local address
+        self.kept = kept  # what the last builds of this process made (serve)
+        # What pages said is kept for the next build only where one follows (serve).
+        self.collector = collector if collector is not None else PageCollector(
+            options.exclude, self.build_time, redirected_pages(config),
+            kept.pages if kept is not None else None)
+        self._files = files
+        self.tracker: Tracker | None = None  # what pages read as they converted
+        self.history: GitHistory | None = None
+        self.lines: LineLookup | None = None  # the dates of files' lines shown in part
+        self.dependencies: Dependencies | None = None  # what every page showed
+        self.page_dates: PageDates | None = None  # what pages were shown of their dates
+        self._dater: Dater | None = None
+        # Languages built one at a time (`build`): their order; None: static-i18n's, if used.
+        self.languages: i18n.LanguageOrder | None = None
+        # Called with what would be written, before anything is: raises to write nothing.
+        self.vet: Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[Part]], None] | None = None
+        # A page's heading read from the HTML another builder wrote (`build`): a feed's
+        # titles then need none of the site's Markdown extensions.
+        self.heading_of: HeadingOf | None = None
+
+    @property
+    def files(self) -> Files:
+        """The build's files, known from ``on_env`` on (``converted``)."""
+        assert self._files is not None, "a build's files are known from on_env on"
+        return self._files
+
+    @property
+    def converted(self) -> bool:
+        """Whether its pages are converted (``on_env`` came): it has files to list."""
+        return self._files is not None
+
+    # The plugin's hooks, in the order MkDocs calls them.
+
+    def page_opened(self, page: Page) -> None:
+        """``on_pre_page``: every file read from here on went into this page."""
+        if self.tracker is not None:
+            self.tracker.open(page)
+
+    def page_converted(self, page: Page) -> None:
+        """``on_page_content``: what it read, and front matter MkDocs dropped."""
+        self.collector.note_markdown(page)
+        if self.tracker is not None:
+            self.tracker.close(page)
+
+    def pages_converted(self, files: Files) -> None:
+        """``on_env``: every page is converted and every plugin has added its pages;
+        what pages not rendered (``--dirty``) showed comes from the cache."""
+        self._files = files
+        if self.tracker is not None:
+            self.tracker.recall(files)
+
+    def history_read(self, history: GitHistory, options: HistoryOptions,
+                     lines: LineDateStore | None) -> None:
+        """``on_env``, with git: the history, untracked copies dated by their tracked
+        twins, and (``dependencies: lines``) the lines of files shown in part."""
+        self.history = history
+        shown = self.tracker.shown if self.tracker is not None else {}
+        date_copies(history, page_sources(self.files), shown, self.options.git_timeout)
+        if self.tracker is not None and lines is not None:  # one blame per changed file
+            self.lines = lines.dates(history, options, shown.values(), self.options.git_timeout)
+
+    def page_context(self, page: Page, context: dict[str, Any]) -> None:
+        """``on_page_context``: a listing's posts are chosen; the page is dated now,
+        once, so the date it shows is its sitemap entry's."""
+        if self.tracker is not None and self.tracker.blog:
+            self.tracker.listing(page, context)
+        listed = self.collector.candidate(page.file)
+        if listed is not None and self.page_dates is not None and self._dater is not None:
+            self.page_dates.show(page, self._dater.date(listed).when)
+
+    def page_written(self, page: Page, output: str) -> str:
+        """``on_post_page``: the rendered head is the last word on noindex and canonical
+        links; the page's date goes into it where asked."""
+        end = written_head_end(output)  # found once for both (our tag changes no directive)
+        self.collector.record(page, read_head(output, end))
+        if self.page_dates is not None:
+            self.page_dates.shown(page, output)
+            if self.page_dates.in_heads:
+                output = self.page_dates.in_head(page, output, end)
+        return output
+
+    def finish(self) -> None:
+        """After the pages are written: what every final page showed, narrowed from what
+        pages showed as they converted; the dependency cache is written."""
+        if self.tracker is None or self._files is None:
+            return
+        self.dater()  # made at on_env: what pages showed as they converted
+        assert self.dependencies is not None
+        shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
+        if trouble:
+            log.debug(f"the dependency cache could not be written: {trouble}")
+        self.dependencies = self.dependencies._replace(
+            pages=shown, missing=tuple(self.dependencies.missing))
+
+    def dater(self) -> Dater:
+        """The build's one ``Dater``, made on first use (from ``on_env`` on, or at the
+        end of a standalone build): the history and what pages showed are known."""
+        if self._dater is None:
+            if self.tracker is not None and self.dependencies is None:
+                self.dependencies = Dependencies(
+                    self.tracker.shown, self.options.dependencies_exclude,
+                    self.tracker.missing, self.lines, frozenset(self.tracker.api_files))
+            files, collector = self.files, self.collector
+            self._dater = Dater(
+                mode=self.options.lastmod,
+                fallback=self.options.lastmod_fallback,
+                history=self.history,
+                build_time=self.build_time,
+                dependencies=self.dependencies,
+                page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
+                detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
+            )
+        return self._dater
