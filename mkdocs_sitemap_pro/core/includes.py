@@ -36,8 +36,8 @@ from mkdocs_sitemap_pro.core.shown import Lines, merge_lines
 
 __all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
 
-# The patterns are compiled where they are used (``re`` keeps them compiled): a site
-# that uses neither extension never pays for compiling them (12 M instructions).
+# The patterns are compiled where they are used (``re`` keeps them compiled), so a site
+# that uses neither extension compiles none.
 # pymdownx.snippets' SnippetPreprocessor.RE_ALL_SNIPPETS and RE_SNIPPET_FILE.
 _SNIPPET = (
     r'''(?x)^(?P<space>[ \t]*)(?P<escape>;*)(?P<all>

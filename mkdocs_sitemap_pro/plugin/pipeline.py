@@ -222,17 +222,13 @@ def _entries(
 ) -> list[i18n.Listed]:
     """One entry per listed page: its URL, its date, and its or the default settings."""
     entries = []
-    # An MkDocs option is a descriptor, slow to read: once per build, not once per page.
-    changefreq, priority = options.changefreq, options.priority
-    listed, entry = i18n.Listed, SitemapEntry
     for page in found.pages:
         settings = page.settings
-        # Positional: by keyword, a NamedTuple is made through a slower path.
-        entries.append(listed(page.src_uri, entry(
-            page.url,  # loc
-            lastmods.get(page.src_uri),  # lastmod
-            settings.changefreq or changefreq,
-            settings.priority if settings.priority is not None else priority,
+        entries.append(i18n.Listed(page.src_uri, SitemapEntry(
+            loc=page.url,
+            lastmod=lastmods.get(page.src_uri),
+            changefreq=settings.changefreq or options.changefreq,
+            priority=settings.priority if settings.priority is not None else options.priority,
         )))
     return entries
 

@@ -1,5 +1,6 @@
 """What git says of one file: the commit that last changed it, or why it cannot say."""
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, NamedTuple, Union
 
@@ -32,26 +33,20 @@ HistoryRule = Literal["first-parent", "all"]
 DateKind = Literal["committer", "author"]
 
 
-class _HistoryFields(NamedTuple):
-    rule: HistoryRule
-    date: DateKind
-    ignore_commits: tuple[str, ...]
-
-
-class HistoryOptions(_HistoryFields):
+@dataclass(frozen=True)
+class HistoryOptions:
     """How history is read: the walk rule, which date of a commit, commits not to count.
 
     Immutable and hashable: two reads with equal options (and the same HEAD) give the
-    same answers. (A checked tuple: defining a dataclass cost every build 3.7 M
-    instructions at import, a NamedTuple 0.6 M.)
+    same answers.
     """
 
-    __slots__ = ()
+    rule: HistoryRule = "first-parent"
+    date: DateKind = "committer"
+    ignore_commits: tuple[str, ...] = ()
 
-    def __new__(cls, rule: HistoryRule = "first-parent", date: DateKind = "committer",
-                ignore_commits: tuple[str, ...] = ()) -> "HistoryOptions":
-        if rule not in ("first-parent", "all"):
-            raise ValueError(f"history must be 'first-parent' or 'all', not {rule!r}")
-        if date not in ("committer", "author"):
-            raise ValueError(f"date must be 'committer' or 'author', not {date!r}")
-        return super().__new__(cls, rule, date, ignore_commits)
+    def __post_init__(self) -> None:
+        if self.rule not in ("first-parent", "all"):
+            raise ValueError(f"history must be 'first-parent' or 'all', not {self.rule!r}")
+        if self.date not in ("committer", "author"):
+            raise ValueError(f"date must be 'committer' or 'author', not {self.date!r}")
