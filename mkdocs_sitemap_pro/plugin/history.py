@@ -193,7 +193,7 @@ class BuildHistory:
                 log.log(level, message)
         if warnings:  # said with git's own warnings: --strict fails on them
             dated = dated._replace(warnings=(*warnings, *dated.warnings))
-        return GitHistory.of(dated)
+        return GitHistory(dated)
 
     def _finish(self) -> None:
         """The walk is over: the signals are MkDocs' again (once; later calls do nothing)."""
