@@ -112,9 +112,9 @@ class GitProcesses:
         """Kill every live git process now, and refuse any later one (``GitEnded``)."""
         with self._lock:
             self.closed = True
-            live = list(self._live)
-        for proc in live:
-            _kill_group(proc)
+            for proc in self._live:
+                if proc.poll() is None:  # not reaped: its group is still git's
+                    _kill_group(proc)
 
     def end_on_signals(self) -> Callable[[], None]:
         """Make SIGINT and SIGTERM close the set first, then act as they did before;
