@@ -82,6 +82,9 @@ class GitEnded(GitTimeout):
     """git was ended, or not started, because its owner closed. A ``GitTimeout``, so
     that whoever gives up on a deadline gives up on this too."""
 
+    def __init__(self) -> None:
+        super().__init__("git was ended by its owner")
+
 
 class GitProcesses:
     """The git processes of one owner (a build's walk, its blames): one deadline for all
@@ -168,7 +171,7 @@ class GitProcesses:
     def _start(self, args: Sequence[str | bytes], **popen: Any) -> subprocess.Popen[bytes]:
         with self._lock:  # under the lock: close() either sees the process or refuses it
             if self.closed:
-                raise GitEnded("git was ended by its owner")
+                raise GitEnded()
             left = self._left()
             if left is not None and left <= 0:
                 raise self._late()
@@ -217,7 +220,7 @@ def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: byt
     finally:
         owner._reap(proc)
     if owner.closed and proc.returncode == -signal.SIGKILL:
-        raise GitEnded("git was ended by its owner")
+        raise GitEnded()
     return proc.returncode, out, err.decode("utf-8", "replace").strip()
 
 
@@ -265,7 +268,7 @@ def _token_chunks(proc: subprocess.Popen[bytes], owner: GitProcesses) -> Iterato
         if tokens:
             yield tokens
     if owner.closed:  # cut by the kill: what was read is not the whole
-        raise GitEnded("git was ended by its owner")
+        raise GitEnded()
     if tail:
         yield [tail]
 
