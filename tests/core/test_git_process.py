@@ -120,23 +120,6 @@ def _read_all(chunks: Iterator[list[bytes]]) -> bool:
     return False
 
 
-def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
-    """What ``call`` returns or raises, run in a thread: a hang fails the test instead."""
-    outcome: list[object] = []
-
-    def run() -> None:
-        try:
-            outcome.append(call())
-        except BaseException as exc:  # noqa: BLE001 - the test reads it
-            outcome.append(exc)
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    assert outcome, f"still running after {seconds} s"
-    return outcome[0]
-
-
 def _in_thread(call: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
     """``call`` run in a started daemon thread; its result or exception lands in the list."""
     outcome: list[object] = []
@@ -150,6 +133,14 @@ def _in_thread(call: Callable[[], object]) -> tuple[threading.Thread, list[objec
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
     return worker, outcome
+
+
+def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
+    """What ``call`` returns or raises, run in a thread: a hang fails the test instead."""
+    worker, outcome = _in_thread(call)
+    worker.join(seconds)
+    assert outcome, f"still running after {seconds} s"
+    return outcome[0]
 
 
 def _stream_in_thread(processes: GitProcesses, cwd: Path
