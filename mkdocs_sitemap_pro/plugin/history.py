@@ -68,7 +68,8 @@ class BuildHistory:
 
     def __init__(self) -> None:
         self._processes = GitProcesses()
-        self._signals_back: Callable[[], None] = lambda: None  # (SIGINT, SIGTERM)
+        # Puts back the SIGINT and SIGTERM handlers from before the walk.
+        self._signals_back: Callable[[], None] = lambda: None
         self._thread: threading.Thread | None = None
         self._result: HistoryMap | None = None
         self._dated: HistoryMap | None = None  # the result, with dates carried (previous)

@@ -12,9 +12,8 @@ import os
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from mkdocs_sitemap_pro.core.git import GitHistory, read_map
+from mkdocs_sitemap_pro.core.git import DateKind, GitHistory, HistoryRule, read_map
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 
 
@@ -130,8 +129,8 @@ def reference(
     return sha, dt.datetime.fromisoformat(iso)
 
 
-def read_history(folder: Path, *, history: Any = "first-parent", date: Any = "committer",
-                 ignore_commits: Sequence[str] = ()) -> GitHistory:
+def read_history(folder: Path, *, history: HistoryRule = "first-parent",
+                 date: DateKind = "committer", ignore_commits: Sequence[str] = ()) -> GitHistory:
     """The history of ``folder``'s repository by the build's own route: its map
     (``read_map``), looked up by path."""
     return GitHistory(read_map(folder, HistoryOptions(history, date, tuple(ignore_commits))))
