@@ -1,6 +1,7 @@
 """Benchmark: dating every page from git history in one pass.
 
-Compares ``GitHistory.read(docs, all_files, history=rule)`` against, in the same run,
+Compares the build's route, ``GitHistory(read_map(docs, HistoryOptions(rule)))`` (the
+history map of every tracked file), against, in the same run,
 alternating, for each rule (``first-parent``, ``all``):
 
 - the floor: one bare ``git log --first-parent --name-only -z --format=%H`` (or
@@ -97,9 +98,10 @@ def main() -> int:
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
 
     C.isolate_git_env()
-    from mkdocs_sitemap_pro.core.git import GitHistory
+    from mkdocs_sitemap_pro.core.git import GitHistory, read_map
+    from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 
-    C.print_header("git_dates: GitHistory.read vs bare git log vs git log per file",
+    C.print_header("git_dates: the history map vs bare git log vs git log per file",
                    {"files": n_files, "commits": n_commits, "rounds": rounds,
                     "per-file sample/round": sample, "seed": args.seed})
     repo, info = C.synthetic_repo(n_files, n_commits, args.seed, work_dir=args.work_dir)
@@ -111,7 +113,6 @@ def main() -> int:
     rels = [
         r for r in C.git(repo, "ls-files", "-z", "--", "docs").decode("utf-8", "surrogateescape").split("\0") if r
     ]
-    paths = [repo / r for r in rels]
     print(f"   {len(rels)} tracked files under docs/", flush=True)
 
     failures = 0
@@ -133,7 +134,7 @@ def main() -> int:
             floor_bytes = len(res.stdout)
 
         def ours() -> None:
-            last["h"] = GitHistory.read(docs, paths, history=rule)
+            last["h"] = GitHistory(read_map(docs, HistoryOptions(rule)))
 
         def per_file() -> None:
             nonlocal cursor
@@ -154,12 +155,12 @@ def main() -> int:
         per_file_full = [t / n * len(rels) for t, n in zip(times["per-file sample"], timed_sizes)]
         m_ours, m_floor, m_pf = (C.median(times["ours"]), C.median(times["floor"]),
                                  C.median(per_file_full))
-        print(C.fmt_times("ours GitHistory.read", times["ours"]))
+        print(C.fmt_times("ours: the history map", times["ours"]))
         print(C.fmt_times("floor: bare git log", times["floor"]))
         print(C.fmt_times(f"per-file, {sample} files", times["per-file sample"]))
         print(C.fmt_times(f"per-file, extrapolated to {len(rels)}", per_file_full))
         print(f"   floor command: {' '.join(cmd[3:])}  ({floor_bytes / 1e6:.1f} MB of output)")
-        print(f"   ours: commits_read={getattr(h, 'commits_read', '?')}, "
+        print(f"   ours: commits_read={h.map.commits_read}, "
               f"warnings={len(getattr(h, 'warnings', ()))}")
         r_floor = m_ours / m_floor
         speedup = m_pf / m_ours

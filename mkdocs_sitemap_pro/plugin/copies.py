@@ -37,7 +37,6 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
     included = (path for each in shown.values()
                 for path in (*each.files, *(part for part, _ in each.parts)))
     processes = GitProcesses(timeout)
-    processes.arm()
     try:
         twins = adopt_twins(history, [*sources, *included], processes)
         derived = adopt_derived(history, sources, processes)  # a notice added
@@ -45,7 +44,6 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
         log.debug(f"git did not finish hashing the untracked sources ({error})")
         twins, derived = {}, {}
     finally:
-        processes.disarm()
         processes.close()
     for path, name in sorted(twins.items()):
         log.debug(f"'{path}' is untracked: dated by its tracked twin {os.fsdecode(name)}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -35,7 +36,6 @@ from mkdocs_sitemap_pro.core.git.map_check import confirm_dates
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
-from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
 from mkdocs_sitemap_pro.plugin import deploys
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file
 from mkdocs_sitemap_pro.plugin.report import log
@@ -68,7 +68,8 @@ class BuildHistory:
 
     def __init__(self) -> None:
         self._processes = GitProcesses()
-        self._signals: EndOnSignals | None = None
+        # Puts back the SIGINT and SIGTERM handlers from before the walk.
+        self._signals_back: Callable[[], None] = lambda: None
         self._thread: threading.Thread | None = None
         self._result: HistoryMap | None = None
         self._dated: HistoryMap | None = None  # the result, with dates carried (previous)
@@ -92,9 +93,7 @@ class BuildHistory:
                                               tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
         self._processes = GitProcesses(options.git_timeout)
-        self._processes.arm()
-        self._signals = EndOnSignals(self._processes)
-        self._signals.install()
+        self._signals_back = self._processes.end_on_signals()
         self._result = self._dated = None
         self._said = [(logging.WARNING, message) for message in said]
         steps = _Steps(options.fetch_history == "auto",
@@ -195,18 +194,15 @@ class BuildHistory:
                 log.log(level, message)
         if warnings:  # said with git's own warnings: --strict fails on them
             dated = dated._replace(warnings=(*warnings, *dated.warnings))
-        return GitHistory.of(dated)
+        return GitHistory(dated)
 
     def _finish(self) -> None:
-        """The walk is over: no deadline, and the signals are MkDocs' again."""
-        self._processes.disarm()
-        if self._signals is not None:
-            self._signals.uninstall()
-            self._signals = None
+        """The walk is over: the signals are MkDocs' again (once; later calls do nothing)."""
+        self._signals_back()
 
     def stop(self) -> None:
         """End a walk under way (a failed build, the end of MkDocs): no git left running."""
-        self._processes.end_all()
+        self._processes.close()
         self._finish()
         if self._thread is not None:
             self._thread.join()

@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.git import (
     read_ignore_revs_file,
 )
 from tests.support.dates import day
-from tests.support.git import DATES, RULES, GitRepo, git_env, reference, tracked
+from tests.support.git import DATES, RULES, GitRepo, git_env, read_history, reference, tracked
 
 
 
@@ -38,7 +38,7 @@ def assert_matches_git(top: Path, folder: Path | None = None, rels: list[str] | 
     seen = {}
     for history in RULES:
         for date in DATES:
-            result = GitHistory.read(folder, paths, history=history, date=date)
+            result = read_history(folder, history=history, date=date)
             assert result.warnings == ()
             for rel, path in zip(rels, paths):
                 expected = reference(top, rel, history, date)
@@ -268,13 +268,12 @@ def test_ignored_reformatting_commit(tmp_path: Path, history: str) -> None:
     repo, shas = _reformat_repo(tmp_path)
     a, b = repo.path / "docs/a.md", repo.path / "docs/b.md"
     for ignore in ([shas["fmt"]], [shas["fmt"][:7]], [shas["fmt"].upper()]):
-        result = GitHistory.read(repo.path / "docs", [a, b], history=history,
-                                 ignore_commits=ignore)
+        result = read_history(repo.path / "docs", history=history, ignore_commits=ignore)
         assert result.warnings == ()
         assert result.last_changed(a) == Known(datetime.fromisoformat(day(2)), shas["edit"])
         assert result.last_changed(b) == Known(datetime.fromisoformat(day(1)), shas["base"])
-    everything = GitHistory.read(repo.path, [b], history=history,
-                                 ignore_commits=[shas["fmt"], shas["base"]])
+    everything = read_history(repo.path, history=history,
+                              ignore_commits=[shas["fmt"], shas["base"]])
     assert everything.last_changed(b) == Unknown("ignored")
 
 
@@ -287,10 +286,10 @@ def test_ignore_revs_file_and_unknown_sha(tmp_path: Path) -> None:
     )
     assert read_ignore_revs_file(revs) == [shas["fmt"], "deadbeefcafe"]
     a = repo.path / "docs/a.md"
-    result = GitHistory.read(repo.path, [a], ignore_commits=read_ignore_revs_file(revs))
+    result = read_history(repo.path, ignore_commits=read_ignore_revs_file(revs))
     assert result.last_changed(a) == Known(datetime.fromisoformat(day(2)), shas["edit"])
     assert len(result.warnings) == 1 and "deadbeefcafe" in result.warnings[0]
-    bad = GitHistory.read(repo.path, [a], ignore_commits=["not-a-sha", "abc"])
+    bad = read_history(repo.path, ignore_commits=["not-a-sha", "abc"])
     assert len(bad.warnings) == 2 and isinstance(bad.last_changed(a), Known)
 
 
@@ -305,7 +304,7 @@ def test_ignored_merge_under_both_rules(tmp_path: Path) -> None:
     merge = repo.merge("fmt", day(3))
     a = repo.path / "docs/a.md"
     for history in RULES:
-        result = GitHistory.read(repo.path, [a], history=history, ignore_commits=[merge])
+        result = read_history(repo.path, history=history, ignore_commits=[merge])
         assert result.last_changed(a) == Known(datetime.fromisoformat(day(1)), base)
 
 
@@ -329,7 +328,7 @@ def test_shallow_clone(tmp_path: Path) -> None:
     clone = tmp_path / "c"
     paths = [clone / "docs/old.md", clone / "docs/mid.md", clone / "docs/new.md"]
     for history in RULES:
-        result = GitHistory.read(clone / "docs", paths, history=history)
+        result = read_history(clone / "docs", history=history)
         assert len(result.warnings) == 1
         assert "fetch-depth: 0" in result.warnings[0] and "--unshallow" in result.warnings[0]
         assert result.last_changed(paths[0]) == Unknown("shallow")
@@ -353,7 +352,7 @@ def test_uncommitted_untracked_ignored_and_outside(tmp_path: Path) -> None:
     outside.write_text("x")
     paths = [repo.path / f"docs/{n}.md" for n in ("a", "new", "staged", "skip")] + [outside]
     for history in RULES:
-        result = GitHistory.read(repo.path / "docs", paths, history=history)
+        result = read_history(repo.path / "docs", history=history)
         assert result.warnings == ()
         assert result.last_changed(paths[0]) == Known(datetime.fromisoformat(day(1)),
                                                       repo.git("rev-parse", "HEAD").strip())
@@ -408,11 +407,11 @@ def test_docs_folder_is_a_submodule(tmp_path: Path) -> None:
     outer.commit("add docs", day(11))
     index = outer.path / "docs/index.md"
     for history in RULES:
-        result = GitHistory.read(outer.path / "docs", [index], history=history)
+        result = read_history(outer.path / "docs", history=history)
         got = result.last_changed(index)
         assert isinstance(got, Known) and got.when.isoformat() == day(2)
         # Read from the outer repository, a file inside the submodule is not tracked.
-        assert GitHistory.read(outer.path, [index]).last_changed(index) == Unknown("untracked")
+        assert read_history(outer.path).last_changed(index) == Unknown("untracked")
 
 
 def test_worktree_and_detached_head(tmp_path: Path) -> None:
@@ -424,11 +423,11 @@ def test_worktree_and_detached_head(tmp_path: Path) -> None:
     repo.git("worktree", "add", "-q", "--detach", str(tmp_path / "wt"), first)
     in_tree = tmp_path / "wt/docs/a.md"
     for history in RULES:
-        result = GitHistory.read(tmp_path / "wt/docs", [in_tree], history=history)
+        result = read_history(tmp_path / "wt/docs", history=history)
         assert result.warnings == ()
         assert result.last_changed(in_tree) == Known(datetime.fromisoformat(day(1)), first)
     repo.git("checkout", "-q", "--detach", "HEAD~1")
-    result = GitHistory.read(repo.path, [repo.path / "docs/a.md"])
+    result = read_history(repo.path)
     assert result.warnings == ()
     assert result.last_changed(repo.path / "docs/a.md") == Known(
         datetime.fromisoformat(day(1)), first
@@ -443,7 +442,7 @@ def test_symlinked_page_is_dated_by_its_target(tmp_path: Path) -> None:
     repo.commit("other", day(2))
     link = repo.path / "docs/page.md"
     link.symlink_to(repo.path / "shared/page.md")
-    result = GitHistory.read(repo.path / "docs", [link])
+    result = read_history(repo.path / "docs")
     assert result.last_changed(link) == Known(datetime.fromisoformat(day(1)), target)
 
 
@@ -452,7 +451,7 @@ def test_repository_troubles_never_raise(tmp_path: Path, monkeypatch: pytest.Mon
     empty = GitRepo(tmp_path / "empty")
     empty.write("docs/a.md", "a")
     unborn = empty.path / "docs/a.md"
-    result = GitHistory.read(empty.path / "docs", [unborn])
+    result = read_history(empty.path / "docs")
     assert result.last_changed(unborn) == Unknown("no-commits")
     assert len(result.warnings) == 1 and "no commits" in result.warnings[0]
 
@@ -460,18 +459,16 @@ def test_repository_troubles_never_raise(tmp_path: Path, monkeypatch: pytest.Mon
     plain.mkdir()
     (plain / "a.md").write_text("a")
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    result = GitHistory.read(plain, [plain / "a.md", plain / "b.md"])
+    result = read_history(plain)
     assert result.last_changed(plain / "a.md") == Unknown("not-a-repo")
     assert len(result.warnings) == 1 and "not inside a git repository" in result.warnings[0]
 
     nogit = tmp_path / "bin"
     nogit.mkdir()
     monkeypatch.setenv("PATH", str(nogit))
-    result = GitHistory.read(plain, [plain / "a.md"])
+    result = read_history(plain)
     assert result.last_changed(plain / "a.md") == Unknown("no-git")
     assert len(result.warnings) == 1 and "git" in result.warnings[0]
-
-    assert GitHistory.read(plain, []).warnings == ()
 
 
 def test_immune_to_user_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -500,9 +497,7 @@ def test_immune_to_user_configuration(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("GIT_PAGER", "false")
     for history in RULES:
         for date in DATES:
-            result = GitHistory.read(repo.path / "docs", [repo.path / "docs/c.md",
-                                                          repo.path / "docs/caf\u00e9 x.md"],
-                                     history=history, date=date)
+            result = read_history(repo.path / "docs", history=history, date=date)
             assert result.last_changed(repo.path / "docs/c.md") == expected[history, date]
             assert isinstance(result.last_changed(repo.path / "docs/caf\u00e9 x.md"), Known)
 
@@ -539,18 +534,16 @@ def fast_import_history(path: Path, commits: int, files: int, *, tail: int = 0) 
                    check=True)
 
 
-def test_early_stop_reads_few_commits(tmp_path: Path) -> None:
+def test_the_walk_stops_once_every_file_is_answered(tmp_path: Path) -> None:
+    """Commit i changes file i % 300, then five commits add hot files: every file last
+    changed in the newest 305 commits (the oldest, f200, by commit 4700)."""
     path = tmp_path / "big"
     fast_import_history(path, 5000, 300, tail=5)
-    hot = [path / f"docs/hot-{j}.md" for j in range(5)]
     for history in RULES:
-        result = GitHistory.read(path / "docs", hot, history=history)
-        assert result.commits_read < 20, (history, result.commits_read)
-        for hot_page in hot:
-            assert isinstance(result.last_changed(hot_page), Known)
-    whole = GitHistory.read(path / "docs", [path / page(0)], history="all")
-    assert isinstance(whole.last_changed(path / page(0)), Known)
-    assert whole.commits_read == 5005 - 4800  # f0 last changed by commit 4800
+        result = read_history(path / "docs", history=history)
+        assert result.map.commits_read == 5005 - 4700, (history, result.map.commits_read)
+        for name in ("docs/hot-4.md", page(0), page(200)):
+            assert isinstance(result.last_changed(path / name), Known)
 
 
 @pytest.mark.slow
@@ -560,7 +553,7 @@ def test_large_history_agrees_and_is_fast(tmp_path: Path) -> None:
     pages = [path / page(i) for i in range(2000)]
     for history in RULES:
         start = time.perf_counter()
-        result = GitHistory.read(path / "docs", pages, history=history)
+        result = read_history(path / "docs", history=history)
         assert time.perf_counter() - start < 60
         for i in (0, 1, 999, 1999):
             expected = reference(path, page(i), history, "committer")

@@ -1,4 +1,4 @@
-"""git with a deadline, and no git process left behind (``GitProcesses``, ``EndOnSignals``).
+"""git with a deadline, and no git process left behind (``GitProcesses``, ``end_on_signals``).
 
 A fake ``git`` first on PATH hangs the way a real one does on a dead network filesystem
 or a credential prompt: a shell script whose ``sleep`` is its child (not ``exec``), so
@@ -10,7 +10,6 @@ processes throughout, no doubles; every test kills what it may have left in a ``
 from __future__ import annotations
 
 import os
-import re
 import select
 import signal
 import subprocess
@@ -31,7 +30,6 @@ from mkdocs_sitemap_pro.core.git.process import (
     run_git,
     stream_git,
 )
-from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
 from tests.support.git import GitRepo, git_env
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
@@ -122,8 +120,8 @@ def _read_all(chunks: Iterator[list[bytes]]) -> bool:
     return False
 
 
-def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
-    """What ``call`` returns or raises, run in a thread: a hang fails the test instead."""
+def _in_thread(call: Callable[[], object]) -> tuple[threading.Thread, list[object]]:
+    """``call`` run in a started daemon thread; its result or exception lands in the list."""
     outcome: list[object] = []
 
     def run() -> None:
@@ -134,6 +132,12 @@ def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
+    return worker, outcome
+
+
+def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
+    """What ``call`` returns or raises, run in a thread: a hang fails the test instead."""
+    worker, outcome = _in_thread(call)
     worker.join(seconds)
     assert outcome, f"still running after {seconds} s"
     return outcome[0]
@@ -141,19 +145,8 @@ def _outcome(call: Callable[[], object], seconds: float = 5.0) -> object:
 
 def _stream_in_thread(processes: GitProcesses, cwd: Path
                       ) -> tuple[threading.Thread, list[object]]:
-    """``git log`` streamed in a started daemon thread; its result or exception lands in
-    the list."""
-    outcome: list[object] = []
-
-    def walk() -> None:
-        try:
-            outcome.append(stream_git(["log"], cwd, _read_all, processes=processes))
-        except BaseException as exc:  # noqa: BLE001 - the test reads it
-            outcome.append(exc)
-
-    worker = threading.Thread(target=walk, daemon=True)
-    worker.start()
-    return worker, outcome
+    """``git log`` streamed in a started daemon thread (``_in_thread``)."""
+    return _in_thread(lambda: stream_git(["log"], cwd, _read_all, processes=processes))
 
 
 def _nothing_left(fake: FakeGit) -> None:
@@ -167,13 +160,11 @@ def _nothing_left(fake: FakeGit) -> None:
 def test_a_stream_past_its_deadline_raises_and_leaves_nothing(fake_git: FakeGit,
                                                               tmp_path: Path) -> None:
     processes = GitProcesses(timeout=1)
-    processes.arm()
     began = time.monotonic()
     raised = _outcome(lambda: stream_git(["log"], tmp_path, _read_all, processes=processes))
     assert 0.9 <= time.monotonic() - began < 3.0
     assert type(raised) is GitTimeout
-    assert re.fullmatch(r"git did not answer within [12]\.\d s", str(raised))
-    assert processes.timed_out and 1.0 <= processes.waited < 3.0
+    assert str(raised) == "git did not answer within 1.0 s"
     _nothing_left(fake_git)
     # Past the deadline, no git starts at all.
     with pytest.raises(GitTimeout):
@@ -184,50 +175,35 @@ def test_a_stream_past_its_deadline_raises_and_leaves_nothing(fake_git: FakeGit,
 def test_a_command_past_its_deadline_raises_and_leaves_nothing(fake_git: FakeGit,
                                                                tmp_path: Path) -> None:
     processes = GitProcesses(timeout=1)
-    processes.arm()
     began = time.monotonic()
     raised = _outcome(lambda: run_git(["cat-file", "--batch-check"], tmp_path, stdin=b"HEAD\n",
                                       processes=processes))
     assert 0.9 <= time.monotonic() - began < 3.0
     assert type(raised) is GitTimeout
-    assert re.fullmatch(r"git did not answer within [12]\.\d s", str(raised))
+    assert str(raised) == "git did not answer within 1.0 s"
     _nothing_left(fake_git)
 
 
-def test_end_all_from_another_thread_ends_a_stream_at_once(fake_git: FakeGit,
-                                                           tmp_path: Path) -> None:
+@pytest.mark.parametrize("stream", [True, False])
+def test_close_from_another_thread_ends_git_at_once_and_refuses_more(
+        fake_git: FakeGit, tmp_path: Path, stream: bool) -> None:
     processes = GitProcesses(timeout=600)
-    processes.arm()
-    worker, outcome = _stream_in_thread(processes, tmp_path)
+    if stream:
+        worker, outcome = _stream_in_thread(processes, tmp_path)
+    else:
+        worker, outcome = _in_thread(lambda: run_git(["status"], tmp_path, stdin=b"x",
+                                                     processes=processes))
     try:
         fake_git.wait_running()
         began = time.monotonic()
-        processes.end_all()
+        processes.close()
         worker.join(5)
         assert not worker.is_alive()
         assert time.monotonic() - began < 1.5
         assert len(outcome) == 1 and type(outcome[0]) is GitEnded
-        assert not processes.timed_out
-        _nothing_left(fake_git)
-        processes.end_all()  # idempotent
-    finally:
-        processes.close()
-        worker.join(5)
-
-
-def test_end_all_leaves_the_set_open_and_close_shuts_it(fake_git: FakeGit,
-                                                        tmp_path: Path) -> None:
-    processes = GitProcesses()
-    processes.end_all()  # nothing runs: nothing to do, and git may still start afterwards
-    worker, outcome = _stream_in_thread(processes, tmp_path)
-    try:
-        fake_git.wait_running()  # started after end_all
-        processes.close()
-        worker.join(5)
-        assert not worker.is_alive() and len(outcome) == 1 and type(outcome[0]) is GitEnded
         _nothing_left(fake_git)
         fake_git.gitpid.unlink()
-        with pytest.raises(GitEnded, match=r"^git was ended by its owner after 0\.0 s$"):
+        with pytest.raises(GitEnded, match=r"^git was ended by its owner$"):
             run_git(["status"], tmp_path, processes=processes)
         assert not fake_git.gitpid.exists()  # not even started
         processes.close()  # idempotent
@@ -236,28 +212,24 @@ def test_end_all_leaves_the_set_open_and_close_shuts_it(fake_git: FakeGit,
         worker.join(5)
 
 
-def test_rearming_restarts_the_clock_and_disarm_ends_the_deadline(tmp_path: Path,
-                                                                  fake_git: FakeGit) -> None:
+def test_past_the_deadline_no_git_starts_and_rearming_restarts_the_clock(
+        tmp_path: Path, fake_git: FakeGit) -> None:
     processes = GitProcesses(timeout=0.2)
-    processes.arm()
     time.sleep(0.3)
-    with pytest.raises(GitTimeout):
+    with pytest.raises(GitTimeout, match=r"^git did not answer within 0\.2 s$"):
         run_git(["status"], tmp_path, processes=processes)
-    assert processes.timed_out and processes.waited == 0.2  # refused: nothing ran
-    assert fake_git.pids() == []
+    assert fake_git.pids() == []  # refused: nothing ran
     processes.arm()
-    assert not processes.timed_out and processes.waited == 0.0
-    processes.disarm()
-    time.sleep(0.3)
+    began = time.monotonic()
     worker, ended = _stream_in_thread(processes, tmp_path)
     try:
         fake_git.wait_running()
-        time.sleep(0.3)  # past where the deadline was: disarmed, it runs on
-        assert worker.is_alive() and fake_git.left()
+        worker.join(5)
     finally:
         processes.close()
         worker.join(5)
-    assert len(ended) == 1 and type(ended[0]) is GitEnded and not processes.timed_out
+    assert len(ended) == 1 and type(ended[0]) is GitTimeout
+    assert time.monotonic() - began < 1.5
     _nothing_left(fake_git)
 
 
@@ -277,8 +249,6 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
 @pytest.mark.parametrize("owned", [False, True])
 def test_without_a_deadline_real_git_answers_as_before(repo: GitRepo, owned: bool) -> None:
     processes = GitProcesses(timeout=60) if owned else None
-    if processes:
-        processes.arm()
     direct = subprocess.run(["git", "--no-pager", *CONFIG, "log", "-z", "--format=%H %cI",
                              "--name-only"], cwd=repo.path, capture_output=True, check=True)
     tokens: list[bytes] = []
@@ -303,32 +273,31 @@ def test_without_a_deadline_real_git_answers_as_before(repo: GitRepo, owned: boo
     assert status == 128 and "Needed a single revision" in err
     # A stream stopped early is ended at once, as before.
     assert stream_git(["log"], repo.path, lambda chunks: True, processes=processes)[0] is True
-    if processes:
-        processes.disarm()
-        assert not processes.timed_out
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def test_handlers_are_put_back_exactly_and_only_from_the_main_thread() -> None:
-    before = {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS}
-    ends = EndOnSignals(GitProcesses())
-    answers: list[bool] = []
-    helper = threading.Thread(target=lambda: answers.extend([ends.install(), ends.uninstall()]))
+    before = {s: signal.getsignal(s) for s in _SIGNALS}
+    processes = GitProcesses()
+    helper = threading.Thread(target=lambda: processes.end_on_signals()())
     helper.start()
     helper.join()
-    assert answers == [False, False] and not ends.installed
-    assert {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS} == before
+    assert {s: signal.getsignal(s) for s in _SIGNALS} == before
+    put_back = processes.end_on_signals()
     try:
-        assert ends.install() and ends.installed
-        assert all(signal.getsignal(s) is not before[s] for s in EndOnSignals.SIGNALS
+        assert all(signal.getsignal(s) is not before[s] for s in _SIGNALS
                    if before[s] not in (signal.SIG_IGN, None))
     finally:
-        assert ends.uninstall()
-    assert {s: signal.getsignal(s) for s in EndOnSignals.SIGNALS} == before
-    # A handler set after ours stays when ours are uninstalled.
-    with EndOnSignals(GitProcesses()):
-        mine = signal.getsignal(signal.SIGTERM)
-        later = signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        assert later is mine
+        put_back()
+    assert {s: signal.getsignal(s) for s in _SIGNALS} == before
+    # A handler set after ours stays when ours are put back.
+    put_back = GitProcesses().end_on_signals()
+    mine = signal.getsignal(signal.SIGTERM)
+    later = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    assert later is mine
+    put_back()
     try:
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
     finally:
@@ -338,11 +307,10 @@ def test_handlers_are_put_back_exactly_and_only_from_the_main_thread() -> None:
 _CHILD = textwrap.dedent("""
     import os, sys, threading, time
     from mkdocs_sitemap_pro.core.git.process import GitProcesses, stream_git
-    from mkdocs_sitemap_pro.core.git.signals import EndOnSignals
 
     folder, sleeppid = sys.argv[1], sys.argv[2]
     processes = GitProcesses()
-    assert EndOnSignals(processes).install()
+    processes.end_on_signals()
 
     def walk():
         try:

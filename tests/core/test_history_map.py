@@ -221,7 +221,7 @@ def test_no_repository_and_no_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     (tmp_path / "plain").mkdir()
     outside = read_map(tmp_path / "plain", HistoryOptions())
     assert outside.key is None and outside.default == Unknown("not-a-repo")
-    assert GitHistory.of(outside).last_changed(tmp_path / "plain/a.md") == Unknown("not-a-repo")
+    assert GitHistory(outside).last_changed(tmp_path / "plain/a.md") == Unknown("not-a-repo")
     monkeypatch.setenv("PATH", str(tmp_path / "plain"))
     no_git = read_map(tmp_path / "plain", HistoryOptions())
     assert no_git.default == Unknown("no-git") and "git is not installed" in no_git.warnings[0]
@@ -233,7 +233,7 @@ def test_lookup_by_path_symlinks_and_unicode_forms(tmp_path: Path) -> None:
     os.symlink("real.md", repo.path / "docs/link.md")
     repo.write("docs/caf\u00e9.md", "c")
     sha = repo.commit("one", day(1))
-    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    history = GitHistory(read_map(repo.path, HistoryOptions()))
     assert history.last_changed(repo.path / "docs/link.md") == history.last_changed(
         repo.path / "docs/real.md")
     decomposed = history.last_changed(repo.path / "docs/cafe\u0301.md")
@@ -256,7 +256,7 @@ def test_a_symlinked_page_is_dated_by_its_target_from_a_map_and_a_kept_one(tmp_p
     save_map(store, made)
     kept = load_map(store)
     assert kept is not None and kept.links == made.links
-    for history in (GitHistory.of(made), GitHistory.of(kept)):
+    for history in (GitHistory(made), GitHistory(kept)):
         target = history.last_changed(repo.path / "shared/real.md")
         assert isinstance(target, Known) and target.when == dt.datetime.fromisoformat(day(1))
         assert history.last_changed(repo.path / "docs/link.md") == target  # not day 2

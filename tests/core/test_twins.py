@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_sitemap_pro.core.git import GitHistory, Known, read_map
-from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from tests.support.dates import D1, D2, D3
-from tests.support.git import GitRepo
+from tests.support.git import GitRepo, read_history
 
 
 def _when(history: GitHistory, path: Path) -> str:
@@ -30,7 +29,7 @@ def test_same_path_suffix_then_newest_then_name(tmp_path):
     repo.write("y/c.md", "other\n")
     repo.write("later/a.md", "same\n")  # a.md's bytes, newer, but a shorter suffix
     repo.commit("c", D3)
-    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    history = read_history(repo.path)
     top = repo.path.resolve()
     copy_a = repo.write("copy/guide/a.md", "same\n").resolve()
     copy_b = repo.write("copy/q.md", "other\n").resolve()  # no suffix shared: the newest
@@ -48,7 +47,7 @@ def test_no_process_when_every_path_is_tracked(tmp_path, monkeypatch):
     repo = GitRepo(tmp_path / "repo")
     page = repo.write("docs/a.md", "a\n")
     repo.commit("first", D1)
-    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    history = read_history(repo.path)
     monkeypatch.setenv("PATH", "")  # any git process would now fail to start
     assert adopt_twins(history, [str(page.resolve())]) == {}
 
@@ -64,7 +63,7 @@ def test_derived_only_ignored_copies_that_only_add_lines(tmp_path):
     repo.commit("first", D1)
     repo.write("docs/en/a.md", "# A\n\nText.\n")  # the same lines, newer
     repo.commit("en", D2)
-    history = GitHistory.of(read_map(repo.path, HistoryOptions()))
+    history = read_history(repo.path)
     noticed = repo.write("stage/es/content/a.md", "# A\n\nNotice.\n\nText.\n").resolve()
     changed = repo.write("stage/en/content/a.md", "# A\n\nText!\n").resolve()
     written = repo.write("docs/fr/a.md", "# A\n\nText.\n\nEncore.\n").resolve()

@@ -10,7 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
+
+from mkdocs_sitemap_pro.core.git import DateKind, GitHistory, HistoryRule, read_map
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 
 
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -123,6 +127,13 @@ def reference(
         return None
     sha, iso = out.split()
     return sha, dt.datetime.fromisoformat(iso)
+
+
+def read_history(folder: Path, *, history: HistoryRule = "first-parent",
+                 date: DateKind = "committer", ignore_commits: Sequence[str] = ()) -> GitHistory:
+    """The history of ``folder``'s repository by the build's own route: its map
+    (``read_map``), looked up by path."""
+    return GitHistory(read_map(folder, HistoryOptions(history, date, tuple(ignore_commits))))
 
 
 def git_date(top: Path, rel: str, history: str = "first-parent", date: str = "committer") -> str:

@@ -1,11 +1,10 @@
 """Git history: when each file last changed on the branch being built, in one pass.
 
-``process`` runs git, ``processes`` owns the running ones (a deadline, ending them all),
-``signals`` ends them on SIGINT/SIGTERM, ``repository`` reads facts
-about the repository, ``walk`` is what both rules share, ``first_parent`` and
-``all_parents`` are the two rules, ``history_map`` makes the map of every tracked file
-(brought forward from an earlier one), ``map_store`` keeps it on disk, and ``history``
-looks files up by path (``GitHistory``).
+``process`` runs git (a deadline, every process ended on shutdown, an error or a
+signal), ``repository`` reads facts about the repository, ``walk`` is what both rules
+share, ``first_parent`` and ``all_parents`` are the two rules, ``history_map`` makes the
+map of every tracked file (brought forward from an earlier one), ``map_store`` keeps it
+on disk, and ``history`` looks files up by path (``GitHistory``).
 """
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryRule, Known, LastChange, Unknown

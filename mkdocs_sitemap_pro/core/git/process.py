@@ -1,35 +1,40 @@
-"""Running git: pinned settings, one command to completion, or a ``git log`` stream.
+"""Running git: pinned settings, a deadline, and no process left behind.
 
-Every git process of the product starts here, with the settings that would change what
-git prints pinned whatever the user's configuration says, in its own process group
-(``processes``): its owner's ``GitProcesses`` gives it a deadline (a hanging git raises
-``GitTimeout`` instead of holding the build forever) and ends it on a signal.
+Every git process of the product starts here (``run_git``: one command to completion;
+``stream_git``: a ``git log`` read as it arrives), with the settings that would change
+what git prints pinned whatever the user's configuration says. Each belongs to its
+owner's ``GitProcesses``: past the owner's deadline it is killed and the call raises
+``GitTimeout`` (a hanging git does not hold the build forever); ``close`` (a shutdown, a
+failed build, SIGINT or SIGTERM) kills every live one and the calls raise ``GitEnded``.
+
+git starts in a session of its own, so that killing its process group ends what a
+wrapper script started too, and so that a terminal's Ctrl-C reaches git only through
+its owner (``end_on_signals``).
 """
 
 from __future__ import annotations
 
 import os
+import select
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO
+from types import FrameType
+from typing import Any
 
-from mkdocs_sitemap_pro.core.git.processes import (
-    GitEnded,
-    GitProcesses,
-    GitTimeout,
-    NoGit,
-    start_git,
-    stop_git,
-)
-
-__all__ = ["LOG_FLAGS", "GitEnded", "GitProcesses", "GitTimeout", "NoGit", "run_git",
-           "stream_git"]
+__all__ = ["CONFIG", "LOG_FLAGS", "GitEnded", "GitProcesses", "GitTimeout", "NoGit",
+           "run_git", "stream_git"]
 
 # Bytes read from git at a time: a pipe holds 64 KiB. A larger request makes every read
 # allocate (and give back to the system) a buffer that large, while git's commits
 # arrive a few hundred bytes at a time: measured, 1 MiB doubled the reader's CPU time.
 _CHUNK_BYTES = 1 << 16
+
+# Seconds a git that closed its output is given to exit before it is killed.
+_EXIT_SECONDS = 1.0
 
 # Settings that would change what git prints, pinned whatever the user's config says,
 # and caps on what git keeps in memory.
@@ -64,26 +69,159 @@ LOG_FLAGS: tuple[str, ...] = (
 )
 
 
+class NoGit(Exception):
+    """The git program could not be started."""
+
+
+class GitTimeout(Exception):
+    """git did not finish within its owner's ``timeout`` seconds (or was not started,
+    the deadline being past)."""
+
+
+class GitEnded(GitTimeout):
+    """git was ended, or not started, because its owner closed. A ``GitTimeout``, so
+    that whoever gives up on a deadline gives up on this too."""
+
+    def __init__(self) -> None:
+        super().__init__("git was ended by its owner")
+
+
+class GitProcesses:
+    """The git processes of one owner (a build's walk, its blames): one deadline for all
+    of them, and all ended at once by ``close``. Thread-safe: git runs in worker threads
+    while the main thread may close the set (from a signal handler, too).
+
+    ``timeout``: the seconds git may run from now (or from the last ``arm()``); None: no
+    deadline.
+    """
+
+    def __init__(self, timeout: float | None = None) -> None:
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        self.timeout = timeout
+        self.closed = False
+        self._deadline: float | None = None
+        # Reentrant: a signal handler may close the set in a thread holding the lock.
+        self._lock = threading.RLock()
+        self._live: set[subprocess.Popen[bytes]] = set()
+        self.arm()
+
+    def arm(self) -> None:
+        """Restart the clock: git may run ``timeout`` seconds from now."""
+        if self.timeout is not None:
+            self._deadline = time.monotonic() + self.timeout
+
+    def close(self) -> None:
+        """Kill every live git process now, and refuse any later one (``GitEnded``)."""
+        with self._lock:
+            self.closed = True
+            for proc in self._live:
+                if proc.poll() is None:  # not reaped: its group is still git's
+                    _kill_group(proc)
+
+    def end_on_signals(self) -> Callable[[], None]:
+        """Make SIGINT and SIGTERM close the set first, then act as they did before;
+        return what puts the earlier handlers back.
+
+        A handler the signal had is called after; the default one is put back and the
+        signal sent again, so that the process dies of it as it would have. An ignored
+        signal, or one whose handler Python did not set, is left alone. Only the main
+        thread may set handlers: from another, nothing is set.
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return lambda: None
+        ours: dict[int, tuple[Any, Callable[[int, FrameType | None], None]]] = {}
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            before = signal.getsignal(signum)
+            if before is None or before == signal.SIG_IGN:
+                continue
+
+            def close_then_as_before(signum: int, frame: FrameType | None,
+                                     before: Any = before) -> None:
+                self.close()
+                if callable(before):
+                    before(signum, frame)
+                else:  # the default: the process dies of the signal
+                    signal.signal(signum, signal.SIG_DFL)
+                    os.kill(os.getpid(), signum)
+
+            signal.signal(signum, close_then_as_before)
+            ours[signum] = (before, close_then_as_before)
+
+        def put_back() -> None:
+            """The earlier handlers, where ours are still set (a later one stays)."""
+            if threading.current_thread() is threading.main_thread():
+                for signum, (before, handler) in ours.items():
+                    if signal.getsignal(signum) is handler:
+                        signal.signal(signum, before)
+                ours.clear()
+
+        return put_back
+
+    def _left(self) -> float | None:
+        """Seconds to the deadline (None: none)."""
+        return None if self._deadline is None else self._deadline - time.monotonic()
+
+    def _late(self) -> GitTimeout:
+        """The deadline's exception, saying the timeout."""
+        seconds = self.timeout or 0.0
+        shown = f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.1f}"
+        return GitTimeout(f"git did not answer within {shown} s")
+
+    def _start(self, args: Sequence[str | bytes], **popen: Any) -> subprocess.Popen[bytes]:
+        with self._lock:  # under the lock: close() either sees the process or refuses it
+            if self.closed:
+                raise GitEnded()
+            left = self._left()
+            if left is not None and left <= 0:
+                raise self._late()
+            try:
+                proc = subprocess.Popen(["git", "--no-pager", *CONFIG, *args],
+                                        start_new_session=True, **popen)
+            except FileNotFoundError as exc:
+                raise NoGit from exc
+            self._live.add(proc)
+            return proc
+
+    def _reap(self, proc: subprocess.Popen[bytes], finished: bool = False) -> None:
+        """Close git's pipes and wait for it: killed first, unless it exited or
+        ``finished`` its output (then it has a moment to exit, as git closes its output
+        just before it does)."""
+        if not finished and proc.poll() is None:
+            _kill_group(proc)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        try:
+            proc.wait(timeout=_EXIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.wait()
+        with self._lock:
+            self._live.discard(proc)
+
+
 def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: bytes | None = None,
             env: dict[str, str] | None = None, *,
             processes: GitProcesses | None = None) -> tuple[int, bytes, str]:
     """Run one git command to completion; return (exit status, stdout, stderr text).
 
     ``env``: variables set for this command on top of the process's environment.
-    ``processes``: the owner's set (its deadline: ``GitTimeout``; ``GitEnded``).
+    ``processes``: the owner (its deadline: ``GitTimeout``; its ``close``: ``GitEnded``).
     """
-    run = start_git(
-        processes, ["git", "--no-pager", *CONFIG, *args],
-        cwd=cwd, env=None if env is None else {**os.environ, **env},
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
+    owner = processes or GitProcesses()
+    proc = owner._start(args, cwd=cwd, env=None if env is None else {**os.environ, **env},
+                        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        out, err = run.proc.communicate(stdin)
+        out, err = proc.communicate(stdin, timeout=owner._left())
+    except subprocess.TimeoutExpired:
+        raise owner._late() from None
     finally:
-        stop_git(run, finished=False)  # communicate reaped it, unless it raised
-    run.outcome(complete=False)
-    return run.proc.returncode, out, err.decode("utf-8", "replace").strip()
+        owner._reap(proc)
+    if owner.closed and proc.returncode == -signal.SIGKILL:
+        raise GitEnded()
+    return proc.returncode, out, err.decode("utf-8", "replace").strip()
 
 
 def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
@@ -93,34 +231,35 @@ def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
 
     ``consume`` returns True when it needs no more, and git is then stopped at once (a
     walk over history ends as soon as every file is answered). Returns (stopped early,
-    exit status, stderr text). ``processes``: as for ``run_git``; a kill gives a blocked
-    ``consume`` the end of its stream, and what it made of a cut stream is not returned.
+    exit status, stderr text). ``processes``: as for ``run_git``; its exceptions reach
+    ``consume`` from the stream, and pass through it.
     """
+    owner = processes or GitProcesses()
     with tempfile.TemporaryFile() as errors:
-        run = start_git(
-            processes, ["git", "--no-pager", *CONFIG, *args],
-            cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, bufsize=0,
-        )
-        assert run.proc.stdout is not None
+        proc = owner._start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=errors, bufsize=0)
         stopped = finished = False
         try:
-            stopped = consume(_token_chunks(run.proc.stdout))
+            stopped = consume(_token_chunks(proc, owner))
             finished = not stopped
-        except Exception:
-            if run.ended is None:  # else it choked on a stream cut by the kill: said below
-                raise
         finally:
-            stop_git(run, finished)
-        run.outcome(complete=stopped)
+            owner._reap(proc, finished)
         errors.seek(0)
         detail = errors.read().decode("utf-8", "replace").strip()
-    return stopped, run.proc.returncode, detail
+    return stopped, proc.returncode, detail
 
 
-def _token_chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
-    """The NUL-separated tokens of a byte stream, a large chunk at a time."""
+def _token_chunks(proc: subprocess.Popen[bytes], owner: GitProcesses) -> Iterator[list[bytes]]:
+    """The NUL-separated tokens of git's output, a large chunk at a time, until the
+    owner's deadline (then git is killed: ``GitTimeout``) or its ``close`` (``GitEnded``)."""
+    stream = proc.stdout
+    assert stream is not None
     tail = b""
     while True:
+        left = owner._left()
+        if left is not None and (left <= 0 or not select.select([stream], [], [], left)[0]):
+            _kill_group(proc)
+            raise owner._late()
         data = stream.read(_CHUNK_BYTES)
         if not data:
             break
@@ -128,5 +267,15 @@ def _token_chunks(stream: IO[bytes]) -> Iterator[list[bytes]]:
         tail = tokens.pop()
         if tokens:
             yield tokens
+    if owner.closed:  # cut by the kill: what was read is not the whole
+        raise GitEnded()
     if tail:
         yield [tail]
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group git leads (it started its own session)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:  # the group is gone already
+        pass

@@ -7,7 +7,6 @@ dated (an ``Unknown``).
 """
 
 import os
-import posixpath
 import re
 import unicodedata
 from datetime import datetime
@@ -30,7 +29,6 @@ __all__ = [
     "newest_commit",
     "read_ignore_revs_file",
     "resolve_ignored",
-    "tracked_files",
     "tree_objects",
 ]
 
@@ -148,25 +146,6 @@ def git_names(
     return names
 
 
-def tracked_files(
-    top: str, candidates: set[bytes], warnings: list[str],
-    processes: GitProcesses | None = None,
-) -> set[bytes]:
-    """The files in HEAD's tree under the candidates' common folder (one ``ls-tree``)."""
-    if not candidates:
-        return set()
-    args: list[str | bytes] = ["--literal-pathspecs", "ls-tree", "-r", "-z",
-                               "--name-only", "--full-tree", "HEAD"]
-    common = _common_folder(candidates)
-    if common:
-        args += ["--", common]
-    status, out, err = run_git(args, top, processes=processes)
-    if status != 0:
-        warnings.append(f"git ls-tree failed in {top}: {err}")
-        return set()
-    return set(out.split(b"\0")) - {b""}
-
-
 def tree_objects(top: str, warnings: list[str], processes: GitProcesses | None = None
                  ) -> tuple[dict[bytes, str], frozenset[bytes]]:
     """Every file of HEAD's tree and its object id, the identity of its content (a
@@ -252,8 +231,3 @@ def resolve_ignored(top: str, commits: Sequence[str], warnings: list[str],
             )
     return frozenset(shas)
 
-
-def _common_folder(names: Iterable[bytes]) -> bytes:
-    """The deepest folder holding every name (``b""`` for the top level)."""
-    folders = [posixpath.dirname(n) for n in names]
-    return posixpath.commonpath(folders) if folders else b""

@@ -184,7 +184,6 @@ class LineDateStore:
         every file under ``all``), several at a time. How many files were dated."""
         made: list[bytes] = []
         processes = GitProcesses(timeout)
-        processes.arm()
         try:
             said: list[str] = []
             ignored = resolve_ignored(top, options.ignore_commits, said, processes=processes)
@@ -214,7 +213,6 @@ class LineDateStore:
             log.debug(f"git did not finish dating lines ({error}): the files left are "
                       "dated whole")
         finally:
-            processes.disarm()
             processes.close()
         return len(made)
 
