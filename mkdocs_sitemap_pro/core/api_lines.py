@@ -26,7 +26,7 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.merged_init import NEWEST, InitRule, merged_init
 
-__all__ = ["Ranges", "source_files", "shown_lines"]
+__all__ = ["Ranges", "add_shown", "source_files", "shown_lines"]
 
 Ranges = list[tuple[int, int]]
 
@@ -48,6 +48,19 @@ def source_files(obj: Any, where: dict[Any, list[str]]) -> tuple[Any, bool, list
         files = where[key] = [os.path.abspath(p) for p in paths
                               if p is not None and os.path.isfile(p)]
     return target, several, files
+
+
+def add_shown(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],
+              files: set[str], parts: dict[str, Ranges], *, init_rule: InitRule = NEWEST,
+              inherited_init: bool = False) -> None:
+    """Add what ``obj`` shows (``shown_lines``) to ``files`` (shown whole) and ``parts``
+    (file -> the line ranges shown, unmerged)."""
+    for path, ranges in shown_lines(obj, show_source, merge_init, where,
+                                    init_rule=init_rule, inherited_init=inherited_init):
+        if ranges is None:
+            files.add(path)
+        else:
+            parts.setdefault(path, []).extend(ranges)
 
 
 def shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, list[str]],

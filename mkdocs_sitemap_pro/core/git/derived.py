@@ -29,13 +29,11 @@ def adopt_derived(history: GitHistory, paths: Iterable[str],
     """Date each git-ignored file of ``paths`` by the tracked file it adds lines to (see
     above); returns (and tells ``history``) path -> that file's git name. Raises
     ``GitTimeout`` from ``processes``."""
-    if history.top is None or not history.objects:
-        return {}
-    untracked = sorted({p for p in paths if not history.tracked(p) and os.path.isfile(p)})
-    if not untracked:
+    untracked, top = history.untracked(paths), history.top
+    if not untracked or top is None:
         return {}
     stdin = "".join(f"{path}\n" for path in untracked).encode("utf-8", "surrogateescape")
-    status, out, _ = run_git(["check-ignore", "--stdin"], history.top, stdin,
+    status, out, _ = run_git(["check-ignore", "--stdin"], top, stdin,
                              processes=processes)
     ignored = set(os.fsdecode(out).splitlines()) if status == 0 else set()
     by_name: dict[bytes, list[bytes]] = {}
@@ -48,7 +46,7 @@ def adopt_derived(history: GitHistory, paths: Iterable[str],
             continue
         copy = _lines(path)
         for name in sorted(names, key=likeness(path, history)):
-            own = _lines(os.path.join(history.top, os.fsdecode(name)))
+            own = _lines(os.path.join(top, os.fsdecode(name)))
             if own and _holds(copy, own):
                 found[path] = name
                 break

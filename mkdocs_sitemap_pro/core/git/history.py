@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from mkdocs_sitemap_pro.core.git.answers import LastChange, Unknown
 from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
@@ -65,6 +65,13 @@ class GitHistory:
         """Whether the map has an answer for the file at ``path`` (a twin's counts)."""
         return self.map.top is not None and (name := self.name(path)) is not None and (
             name in self.map.changes)
+
+    def untracked(self, paths: Iterable[str]) -> list[str]:
+        """The files of ``paths`` that exist and that the map has no answer for, sorted
+        (none when the map has no file ids to date a copy by)."""
+        if self.map.top is None or not self.map.objects:
+            return []
+        return sorted({p for p in paths if not self.tracked(p) and os.path.isfile(p)})
 
     def adopt(self, twins: Mapping[str, bytes]) -> None:
         """Answer for each path (an untracked copy) by its twin's git name (``twins``)."""

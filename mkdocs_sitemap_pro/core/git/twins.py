@@ -34,13 +34,11 @@ def adopt_twins(history: GitHistory, paths: Iterable[str],
     Returns (and tells ``history``) path -> the twin's git name. Runs no git process
     when every path is tracked. Raises ``GitTimeout`` from ``processes``.
     """
-    if history.top is None or not history.objects:
-        return {}
-    untracked = sorted({p for p in paths if not history.tracked(p) and os.path.isfile(p)})
-    if not untracked:
+    untracked, top = history.untracked(paths), history.top
+    if not untracked or top is None:
         return {}
     stdin = "".join(f"{path}\n" for path in untracked).encode("utf-8", "surrogateescape")
-    status, out, _ = run_git(["hash-object", "--stdin-paths"], history.top,
+    status, out, _ = run_git(["hash-object", "--stdin-paths"], top,
                              stdin, processes=processes)
     ids = out.decode("ascii", "replace").split()
     if status != 0 or len(ids) != len(untracked):

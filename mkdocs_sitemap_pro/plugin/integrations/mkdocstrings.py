@@ -23,7 +23,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
+from mkdocs_sitemap_pro.core.api_lines import Ranges, add_shown, source_files
 from mkdocs_sitemap_pro.core.merged_init import (NEWEST, installed_version, rule_for,
                                                  selects_init)
 from mkdocs_sitemap_pro.core.reads import Observer
@@ -145,13 +145,8 @@ class RenderedObjects:
             return files, {}
         parts: dict[str, Ranges] = {}
         for obj in objects:
-            for path, ranges in shown_lines(obj, show_source, merge_init, where,
-                                            init_rule=self._init_rule,
-                                            inherited_init=inherited_init):
-                if ranges is None:
-                    files.add(path)
-                else:
-                    parts.setdefault(path, []).extend(ranges)
+            add_shown(obj, show_source, merge_init, where, files, parts,
+                      init_rule=self._init_rule, inherited_init=inherited_init)
         shown: dict[str, list[tuple[int, int]]] = {}
         for path, ranges in parts.items():
             merged = merge_lines(ranges)

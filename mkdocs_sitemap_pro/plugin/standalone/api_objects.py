@@ -41,7 +41,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from mkdocs_sitemap_pro.core.api_lines import Ranges, shown_lines, source_files
+from mkdocs_sitemap_pro.core.api_lines import Ranges, add_shown, source_files
 from mkdocs_sitemap_pro.core.merged_init import installed_version, rule_for, selects_init
 from mkdocs_sitemap_pro.core.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
@@ -157,13 +157,8 @@ class ApiObjects:
             if not lines:
                 files.update(source_files(item, self._where)[2])
                 continue
-            for path, ranges in shown_lines(item, show_source, merge_init, self._where,
-                                            init_rule=self._init_rule,
-                                            inherited_init=inherited_init):
-                if ranges is None:
-                    files.add(path)
-                else:
-                    parts.setdefault(path, []).extend(ranges)
+            add_shown(item, show_source, merge_init, self._where, files, parts,
+                      init_rule=self._init_rule, inherited_init=inherited_init)
 
     def _load(self, identifier: str, options: Mapping[str, Any]) -> Any:
         """The griffe object ``identifier`` names (None: griffe missing or not found);
