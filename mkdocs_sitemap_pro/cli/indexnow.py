@@ -17,9 +17,9 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.cli.changes import add_reading_options, options_of, warn_backwards
 from mkdocs_sitemap_pro.cli.examples import WithExamples
-from mkdocs_sitemap_pro.core.changes import NoSitemap, SitemapUrls, compare, read_urls
+from mkdocs_sitemap_pro.core.deploy.changes import NoSitemap, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError
-from mkdocs_sitemap_pro.core.indexnow import (
+from mkdocs_sitemap_pro.core.deploy.indexnow import (
     ACCEPTED,
     DEFAULT_ENDPOINT,
     IndexNowError,

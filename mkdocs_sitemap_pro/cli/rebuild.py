@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core.git.commit import Branch
-from mkdocs_sitemap_pro.core.versions import Version
+from mkdocs_sitemap_pro.core.deploy.versions import Version
 from mkdocs_sitemap_pro.plugin.standalone.rebuild import (
     FALLBACK_CONFIGS,
     RebuildFailed,

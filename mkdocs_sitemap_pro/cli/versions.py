@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
-from mkdocs_sitemap_pro.core.versions import (
+from mkdocs_sitemap_pro.core.deploy.versions import (
     Listed,
     listed_urlset,
     Version,

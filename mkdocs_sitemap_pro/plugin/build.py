@@ -23,8 +23,8 @@ from mkdocs.utils import get_build_datetime
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.html_head import read_head, written_head_end
-from mkdocs_sitemap_pro.core.shown import Dependencies, LineLookup
+from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
+from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
@@ -36,7 +36,7 @@ from mkdocs_sitemap_pro.plugin.feed import HeadingOf
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
-from mkdocs_sitemap_pro.plugin.page_date import PageDates
+from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 from mkdocs_sitemap_pro.core import protocol
 from mkdocs_sitemap_pro.core.git import is_commit_id
-from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
+from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
     MAX_URLS,

@@ -17,7 +17,7 @@ from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
-from mkdocs_sitemap_pro.core.shown import Shown
+from mkdocs_sitemap_pro.core.page.shown import Shown
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["date_copies", "page_sources"]

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.core.shown import Dependencies, decide, describe_parts, newer
+from mkdocs_sitemap_pro.core.page.shown import Dependencies, decide, describe_parts, newer
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None

@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
 from mkdocs_sitemap_pro.core.git.process import GitProcesses
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE, newest_commit
-from mkdocs_sitemap_pro.core.manifest import (
+from mkdocs_sitemap_pro.core.deploy.manifest import (
     MAX_BYTES,
     Manifest,
     ManifestError,
@@ -35,7 +35,7 @@ from mkdocs_sitemap_pro.core.manifest import (
     path_key,
     path_keys,
 )
-from mkdocs_sitemap_pro.core.shown import Dependencies
+from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike

@@ -17,7 +17,7 @@ from typing import Generic, NamedTuple, TypeVar
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
-from mkdocs_sitemap_pro.core.shown import Shown
+from mkdocs_sitemap_pro.core.page.shown import Shown
 from mkdocs_sitemap_pro.core.writer.kept_output import KeptOutput
 from mkdocs_sitemap_pro.plugin.page_says import Identity, KeptPages, Seen, identities
 

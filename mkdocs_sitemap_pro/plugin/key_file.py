@@ -16,7 +16,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
-from mkdocs_sitemap_pro.core.indexnow_key import key_file_name, write_key_file
+from mkdocs_sitemap_pro.core.deploy.indexnow_key import key_file_name, write_key_file
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.report import log
 

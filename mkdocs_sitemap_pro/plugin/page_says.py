@@ -11,7 +11,7 @@ from typing import NamedTuple
 from mkdocs.structure.files import File
 from mkdocs.utils.meta import YAML_RE, get_data
 
-from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
 
 __all__ = ["Identity", "KeptPages", "Seen", "head_on_disk", "identities", "read_back",
            "writes_no_page"]

@@ -21,9 +21,9 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
-from mkdocs_sitemap_pro.core.page_settings import PageSettings, read_page_settings
+from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
-from mkdocs_sitemap_pro.core.html_head import HeadDirectives
+from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
 from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, read_back
 
 # The inclusion levels MkDocs leaves out of the site (drafts, excluded docs): compared

@@ -20,7 +20,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin import deploys, page_date, report, theme
+from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, theme
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
@@ -90,7 +90,7 @@ def write_sitemap(
     parts = [_gather(options, each, versioned) for each in (*earlier, build)]
     dated = merge_datings([part.dated for part in parts])
     report.dating(dated, options.lastmod)
-    page_date.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
+    date_on_page.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts],
                                    build.languages)
     if build.vet is not None:

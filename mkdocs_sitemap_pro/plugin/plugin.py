@@ -13,6 +13,9 @@ collects, dates and writes it as a ``<url>``.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -20,16 +23,15 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.core.collector_pause import collector_paused
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, check_cache_dir
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracking
-from mkdocs_sitemap_pro.plugin.history import BuildHistory
+from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.kept_parts import Kept
-from mkdocs_sitemap_pro.plugin.page_date import PageDates
+from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
 
 # A page's conversion window opens before every other plugin and closes after all.
@@ -178,3 +180,19 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             return None
         build.finish()
         return build
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector held off while the sitemap is written, and left as it
+    was after. Writing makes many short-lived containers and no cycles; at the end of a
+    large build they would bring on a full collection of MkDocs' whole heap (~60 ms on
+    ``bench/instructions.py``'s 2,000 pages, about 2 % of the build)."""
+    if not gc.isenabled():  # someone turned it off: theirs to turn on
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

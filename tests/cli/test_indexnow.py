@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
-from mkdocs_sitemap_pro.core.indexnow import MAX_URLS_PER_REQUEST
+from mkdocs_sitemap_pro.core.deploy.indexnow import MAX_URLS_PER_REQUEST
 from tests.core.check.tree_files import SITE, url, urlset, write_tree
 from tests.support.dates import day
 from tests.support.indexnow_endpoint import endpoint

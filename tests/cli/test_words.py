@@ -88,7 +88,7 @@ def test_a_one_page_site_under_an_index_says_1_url_in_1_file(site):  # type: ign
 
 def test_an_import_hook_path_is_no_file_a_page_read(tmp_path):  # type: ignore[no-untyped-def]
     """setuptools' editable finder entry on sys.path, tried as a path: not recorded."""
-    from mkdocs_sitemap_pro.core.reads import Observer
+    from mkdocs_sitemap_pro.core.page.reads import Observer
 
     real = tmp_path / "part.md"
     real.write_text("x")

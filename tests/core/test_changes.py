@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from mkdocs_sitemap_pro.core.changes import Change, NoSitemap, SitemapUrls, compare, read_urls
+from mkdocs_sitemap_pro.core.deploy.changes import Change, NoSitemap, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.manifest import Manifest, manifest_bytes
+from mkdocs_sitemap_pro.core.deploy.manifest import Manifest, manifest_bytes
 from tests.core.check.tree_files import SITE, index, url, urlset, write_tree
 
 UTC = dt.timezone.utc

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mkdocs_sitemap_pro.core.includes import (
+from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     _argument_names,
     rules_for,
     shown_lines,
     written_dependencies,
 )
-from mkdocs_sitemap_pro.core.included_lines import _kept
+from mkdocs_sitemap_pro.core.page.included_lines import _kept
 
 
 def write(path: Path, text: str) -> Path:
@@ -391,7 +391,7 @@ def test_mdx_include_rows_are_rcslice_rows(spec: str, count: int, final_newline:
 
     from rcslice import RowSlice
 
-    from mkdocs_sitemap_pro.core.included_lines import sliced_lines
+    from mkdocs_sitemap_pro.core.page.included_lines import sliced_lines
 
     rows = [f"row{n}" for n in range(1, count + 1)]
     text = "\n".join(rows) + ("\n" if final_newline and rows else "")
@@ -410,7 +410,7 @@ def test_mdx_include_rows_are_rcslice_rows(spec: str, count: int, final_newline:
 
 
 def test_mdx_include_rows_with_columns_and_odd_line_breaks(tmp_path: Path) -> None:
-    from mkdocs_sitemap_pro.core.included_lines import sliced_lines
+    from mkdocs_sitemap_pro.core.page.included_lines import sliced_lines
 
     path = write(tmp_path / "f.py", TEN)
     assert sliced_lines(path, "2.3-4.1", "utf-8") == {2, 3, 4}  # cut rows are shown

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mkdocs_sitemap_pro.core.indexnow import (
+from mkdocs_sitemap_pro.core.deploy.indexnow import (
     MAX_URLS_PER_REQUEST,
     IndexNowError,
     KeyFile,

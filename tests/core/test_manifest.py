@@ -10,7 +10,7 @@ import re
 import pytest
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, Unknown
-from mkdocs_sitemap_pro.core.manifest import (
+from mkdocs_sitemap_pro.core.deploy.manifest import (
     MAX_BYTES,
     Manifest,
     ManifestError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from mkdocs_sitemap_pro.core.realpaths import RealPaths
+from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
 
 def test_real_paths_agree_with_realpath(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 
-from mkdocs_sitemap_pro.core.reads import Observer
+from mkdocs_sitemap_pro.core.page.reads import Observer
 from tests.support.dates import utc
 from tests.support.git import git_env
 from tests.support.sites import SITE_URL, Built, Site

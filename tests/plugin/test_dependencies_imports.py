@@ -73,7 +73,7 @@ def test_a_module_read_to_be_shown_is_still_read(
 ) -> None:
     """Only an import is left out: a loader's ``get_source`` and ``pkgutil.get_data``
     (a page showing a module's text, a package's data) are reads like any other."""
-    from mkdocs_sitemap_pro.core.reads import Observer
+    from mkdocs_sitemap_pro.core.page.reads import Observer
 
     package = tmp_path / "readpkg"
     package.mkdir()

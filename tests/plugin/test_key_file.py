@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
-from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
+from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from tests.support.dates import day
 from tests.support.sites import SITE_URL, Built, Site
 

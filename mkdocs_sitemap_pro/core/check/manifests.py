@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
-from mkdocs_sitemap_pro.core.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
+from mkdocs_sitemap_pro.core.deploy.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
 
 __all__ = ["check_manifests"]
 

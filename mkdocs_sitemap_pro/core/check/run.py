@@ -38,7 +38,7 @@ from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
 from mkdocs_sitemap_pro.core.urls import SiteUrl
-from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
+from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 
 __all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
 

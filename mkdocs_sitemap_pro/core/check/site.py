@@ -4,7 +4,7 @@ and the pages that are not listed are counted.
 A listed URL must have its HTML in the folder, and that page's ``<head>`` must not say
 ``noindex``, must not be a redirect stub (``meta refresh``), and must not be canonical
 to another URL (``core.html_head`` reads the head, as the plugin does while building).
-A page whose own date (``page_dates``) is more than a day from its lastmod is a warning.
+A page whose own date (``dates_on_page``) is more than a day from its lastmod is a warning.
 Built pages that want indexing but are missing from the sitemap are one warning.
 """
 
@@ -17,12 +17,12 @@ from urllib.parse import urljoin
 
 from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.page_dates import DateParser, disagrees, page_dates
+from mkdocs_sitemap_pro.core.check.dates_on_page import DateParser, dates_on_page, disagrees
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
 from mkdocs_sitemap_pro.core.check.tree import Loaded
-from mkdocs_sitemap_pro.core.html_head import HeadDirectives, read_head
-from mkdocs_sitemap_pro.core.manifest import path_key
-from mkdocs_sitemap_pro.core.versions import VersionsError, parse_versions
+from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.deploy.manifest import path_key
+from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
 from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
@@ -113,7 +113,7 @@ def _check_dates(loc: str, lastmod: str | None, text: str, parser: DateParser,
         listed = check_lastmod(lastmod)
     except ValueError:
         return  # reported by the file rules
-    for date in page_dates(text, parser):
+    for date in dates_on_page(text, parser):
         if disagrees(date.value, listed):
             found.warning("date-mismatch", shown,
                           f"{loc}: {date.what} on the page is {date.written!r}, but the "

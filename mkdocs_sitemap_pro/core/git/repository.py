@@ -17,7 +17,7 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.git.answers import DateKind, Known, Unknown
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
-from mkdocs_sitemap_pro.core.realpaths import RealPaths
+from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
 __all__ = [
     "COMMIT_ID",

@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
-from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
+from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 
 __all__ = ["CACHE_FILE", "DependencyCache", "flat_ints"]

@@ -33,7 +33,7 @@ from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
-from mkdocs_sitemap_pro.core.shown import Lines, Shown
+from mkdocs_sitemap_pro.core.page.shown import Lines, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 from mkdocs_sitemap_pro.plugin.dependencies.blame_file import read_entries, read_heads
 from mkdocs_sitemap_pro.plugin.report import log

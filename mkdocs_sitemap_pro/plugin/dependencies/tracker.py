@@ -19,10 +19,10 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.core.includes import WrittenRules, rules_for, shown_lines
-from mkdocs_sitemap_pro.core.reads import Exclusions, Observer
+from mkdocs_sitemap_pro.core.page.includes import WrittenRules, rules_for, shown_lines
+from mkdocs_sitemap_pro.core.page.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
-from mkdocs_sitemap_pro.core.shown import NOTHING, Shown, merge_lines
+from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.integrations import blog

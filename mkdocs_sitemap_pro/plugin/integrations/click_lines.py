@@ -24,7 +24,7 @@ import os
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from mkdocs_sitemap_pro.core.shown import merge_lines
+from mkdocs_sitemap_pro.core.page.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.integrations.click import is_click, rendered_commands
 from mkdocs_sitemap_pro.plugin.report import log
 

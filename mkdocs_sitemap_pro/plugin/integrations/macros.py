@@ -18,7 +18,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from mkdocs_sitemap_pro.core.reads import Observer
+from mkdocs_sitemap_pro.core.page.reads import Observer
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["IncludedTemplates"]

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_sitemap_pro.core.urls import SiteUrl
-from mkdocs_sitemap_pro.core.versions import root_url
+from mkdocs_sitemap_pro.core.deploy.versions import root_url
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["VERSION_VARIABLE", "VersionBuild", "leave_out_other_versions", "under_mike",

@@ -12,7 +12,7 @@ Reads while rendering (a docstring's own ``--8<--`` line) are still observed, an
 everything a handler of another language (shell, crystal, c...) reads: that is what
 dates its pages.
 
-The lines an object shows follow ``core/api_lines.py`` (the rule ``build`` uses too).
+The lines an object shows follow ``core/page/api_lines.py`` (the rule ``build`` uses too).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from mkdocs_sitemap_pro.core.api_lines import Ranges, add_shown, source_files
-from mkdocs_sitemap_pro.core.merged_init import (NEWEST, installed_version, rule_for,
+from mkdocs_sitemap_pro.core.page.api_lines import Ranges, add_shown, source_files
+from mkdocs_sitemap_pro.core.page.merged_init import (NEWEST, installed_version, rule_for,
                                                  selects_init)
-from mkdocs_sitemap_pro.core.reads import Observer
-from mkdocs_sitemap_pro.core.shown import merge_lines
+from mkdocs_sitemap_pro.core.page.reads import Observer
+from mkdocs_sitemap_pro.core.page.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["RenderedObjects"]

@@ -17,7 +17,7 @@ only: a list keeps those names, ``false``/``[]`` none, ``true`` all) or else by
 ``filters`` (default ``["!^_[^_]"]``, ``"public"``: griffe's ``is_public``); an imported
 member only when it is public or ``members``/``filters: public`` says so; submodules only
 with ``show_submodules``; recursively. Each object shows the lines of
-``core/api_lines.py`` (``show_source`` defaults to True, as in mkdocstrings-python).
+``core/page/api_lines.py`` (``show_source`` defaults to True, as in mkdocstrings-python).
 
 A block of another handler (``handler: shell``, ``crystal``, ``c``..., or the
 ``default_handler``) is not run: its identifier, if it names a file from the config
@@ -41,9 +41,9 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from mkdocs_sitemap_pro.core.api_lines import Ranges, add_shown, source_files
-from mkdocs_sitemap_pro.core.merged_init import installed_version, rule_for, selects_init
-from mkdocs_sitemap_pro.core.shown import merge_lines
+from mkdocs_sitemap_pro.core.page.api_lines import Ranges, add_shown, source_files
+from mkdocs_sitemap_pro.core.page.merged_init import installed_version, rule_for, selects_init
+from mkdocs_sitemap_pro.core.page.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["ApiObjects", "blocks"]

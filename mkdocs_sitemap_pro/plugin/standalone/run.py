@@ -27,11 +27,11 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.build import Build
-from mkdocs_sitemap_pro.core.shown import Dependencies, Lines, Shown
+from mkdocs_sitemap_pro.core.page.shown import Dependencies, Lines, Shown
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, check_cache_dir
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
-from mkdocs_sitemap_pro.plugin.history import BuildHistory
-from mkdocs_sitemap_pro.core.includes import (
+from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
+from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     rules_for,
     shown_lines,
@@ -51,7 +51,7 @@ from mkdocs_sitemap_pro.plugin.standalone.config import (
     SiteConfig,
     load_site_config,
 )
-from mkdocs_sitemap_pro.core.html_listing import listed_urls
+from mkdocs_sitemap_pro.core.page.html_listing import listed_urls
 from mkdocs_sitemap_pro.plugin.standalone.languages import (
     find_languages,
     mark_languages,

@@ -12,7 +12,7 @@ import os
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory
-from mkdocs_sitemap_pro.core.shown import Dependencies
+from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
 from mkdocs_sitemap_pro.plugin.report import log
 

@@ -26,7 +26,7 @@ from urllib.parse import urljoin
 
 from mkdocs.plugins import BasePlugin
 
-from mkdocs_sitemap_pro.core.versions import root_url
+from mkdocs_sitemap_pro.core.deploy.versions import root_url
 from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig
 

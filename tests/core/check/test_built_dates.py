@@ -14,7 +14,7 @@ import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.check import check
-from mkdocs_sitemap_pro.core.check.page_dates import META, VISIBLE, PageDate, page_dates
+from mkdocs_sitemap_pro.core.check.dates_on_page import META, VISIBLE, DateOnPage, dates_on_page
 from tests.support.dates import day
 from tests.support.sites import SITE_URL, Site
 
@@ -125,9 +125,9 @@ def test_our_own_dates_agree_with_our_sitemap(tmp_path):
     built = site.build(strict=True)
     assert built.error is None, built.messages()
     page = (built.site_dir / "inc" / "index.html").read_text(encoding="utf-8")
-    assert page_dates(page) == [
-        PageDate(VISIBLE, "11. Januar 2024", dt.date(2024, 1, 11)),
-        PageDate(META, "2024-01-11T10:00:00+00:00",
+    assert dates_on_page(page) == [
+        DateOnPage(VISIBLE, "11. Januar 2024", dt.date(2024, 1, 11)),
+        DateOnPage(META, "2024-01-11T10:00:00+00:00",
                  dt.datetime(2024, 1, 11, 10, 0, tzinfo=dt.timezone.utc)),
     ]
     assert check(str(built.site_dir)).findings == []

@@ -21,8 +21,8 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.plugins import BasePlugin
 
-from mkdocs_sitemap_pro.core.reads import Observer
-from mkdocs_sitemap_pro.core.api_lines import shown_lines as _shown_lines
+from mkdocs_sitemap_pro.core.page.reads import Observer
+from mkdocs_sitemap_pro.core.page.api_lines import shown_lines as _shown_lines
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 
 INIT = '''\

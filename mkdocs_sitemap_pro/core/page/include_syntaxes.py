@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlparse
 
-from mkdocs_sitemap_pro.core.included_lines import Picked, sliced_lines
+from mkdocs_sitemap_pro.core.page.included_lines import Picked, sliced_lines
 
 __all__ = ["MdxRules", "TemplateRules", "mdx_inclusions", "mdx_rules", "template_inclusions",
            "variant_inclusions"]

@@ -22,7 +22,7 @@ from lxml import etree, html
 
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
 
-__all__ = ["DateParser", "PageDate", "disagrees", "page_dates", "parse_local_date"]
+__all__ = ["DateParser", "DateOnPage", "disagrees", "dates_on_page", "parse_local_date"]
 
 VISIBLE = "the visible last-update date"
 META = "article:modified_time"
@@ -44,7 +44,7 @@ _ENGLISH = ("january", "february", "march", "april", "may", "june", "july", "aug
             "september", "october", "november", "december")
 
 
-class PageDate(NamedTuple):
+class DateOnPage(NamedTuple):
     """One date a page states: which (``VISIBLE``, ``META``, ``JSON_LD``), as written,
     and its value (a datetime only where the page gives a zoned time)."""
 
@@ -53,7 +53,7 @@ class PageDate(NamedTuple):
     value: dt.date | dt.datetime
 
 
-def page_dates(page_html: str, parser: DateParser | None = None) -> list[PageDate]:
+def dates_on_page(page_html: str, parser: DateParser | None = None) -> list[DateOnPage]:
     """Every date of ``page_html`` that could be read, at most one of each kind."""
     found = [_visible(page_html, parser or DateParser()), _meta(page_html), _json_ld(page_html)]
     return [date for date in found if date is not None]
@@ -84,7 +84,7 @@ def _iso(text: str) -> dt.date | dt.datetime | None:
         return None
 
 
-def _visible(page_html: str, parser: DateParser) -> PageDate | None:
+def _visible(page_html: str, parser: DateParser) -> DateOnPage | None:
     """Material's "last update" fact: the first fact of its source-file aside."""
     if "md-source-file" not in page_html:
         return None
@@ -106,10 +106,10 @@ def _visible(page_html: str, parser: DateParser) -> PageDate | None:
         written = " ".join(facts[0].text_content().split())
         lang = _LANG.search(page_html)
         value = parser.parse(written, lang.group(1) if lang else None)
-    return PageDate(VISIBLE, written, value) if value is not None else None
+    return DateOnPage(VISIBLE, written, value) if value is not None else None
 
 
-def _meta(page_html: str) -> PageDate | None:
+def _meta(page_html: str) -> DateOnPage | None:
     if META not in page_html:
         return None
     for match in _META.finditer(page_html):
@@ -120,11 +120,11 @@ def _meta(page_html: str) -> PageDate | None:
         if META in (tag.get("property"), tag.get("name")):
             written = (tag.get("content") or "").strip()
             value = _iso(written)
-            return PageDate(META, written, value) if value is not None else None
+            return DateOnPage(META, written, value) if value is not None else None
     return None
 
 
-def _json_ld(page_html: str) -> PageDate | None:
+def _json_ld(page_html: str) -> DateOnPage | None:
     if "ld+json" not in page_html:
         return None
     for match in _SCRIPT.finditer(page_html):
@@ -137,7 +137,7 @@ def _json_ld(page_html: str) -> PageDate | None:
         for written in _date_modified(data):
             value = _iso(written)
             if value is not None:
-                return PageDate(JSON_LD, written.strip(), value)
+                return DateOnPage(JSON_LD, written.strip(), value)
     return None
 
 

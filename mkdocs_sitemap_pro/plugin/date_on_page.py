@@ -18,7 +18,7 @@ import datetime as dt
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.core.html_head import add_meta_property
+from mkdocs_sitemap_pro.core.page.html_head import add_meta_property
 from mkdocs_sitemap_pro.core.protocol import latest_allowed, lastmod_text, utc_key
 from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig

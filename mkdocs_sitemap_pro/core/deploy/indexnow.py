@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from mkdocs_sitemap_pro.core.indexnow_key import check_indexnow_key
+from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = [

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core import protocol
-from mkdocs_sitemap_pro.core.html_head import robots_forbids_indexing
+from mkdocs_sitemap_pro.core.page.html_head import robots_forbids_indexing
 
 T = TypeVar("T")
 

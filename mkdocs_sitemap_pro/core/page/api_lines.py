@@ -9,7 +9,7 @@ function without a docstring all of it (where its signature ends is not known); 
 without one up to its first member; an attribute its whole statement (its value is
 shown) and its docstring; a module its docstring. With ``show_source`` every object shows
 all its lines; with ``merge_init_into_class`` a class shows the ``__init__`` the
-installed handler merges (``core/merged_init.py``: its own, or an inherited one's
+installed handler merges (``core/page/merged_init.py``: its own, or an inherited one's
 signature and, as that version shows it, docstring). A
 docstring whose lines griffe does not know (griffe-typingdoc builds docstrings from
 ``Doc()`` annotations, without lines) counts as the object's own lines, signature through
@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mkdocs_sitemap_pro.core.merged_init import NEWEST, InitRule, merged_init
+from mkdocs_sitemap_pro.core.page.merged_init import NEWEST, InitRule, merged_init
 
 __all__ = ["Ranges", "add_shown", "source_files", "shown_lines"]
 
@@ -69,7 +69,7 @@ def shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, 
     """(file, the lines of it the object shows; None: all of it), for an object rendered
     (an alias: its final target, where it is defined). ``init_rule``: which ``__init__``
     the installed handler merges into a class; ``inherited_init``: the block's
-    ``inherited_members`` selects ``__init__`` (see ``core/merged_init.py``)."""
+    ``inherited_members`` selects ``__init__`` (see ``core/page/merged_init.py``)."""
     target, several, files = source_files(obj, where)
     if len(files) != 1 or several:
         return [(path, None) for path in files]  # none; a namespace package's folders

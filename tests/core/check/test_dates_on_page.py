@@ -10,14 +10,14 @@ import sys
 import pytest
 from babel.dates import format_date, format_datetime
 
-from mkdocs_sitemap_pro.core.check.page_dates import (
+from mkdocs_sitemap_pro.core.check.dates_on_page import (
     JSON_LD,
     META,
     VISIBLE,
     DateParser,
-    PageDate,
+    DateOnPage,
     disagrees,
-    page_dates,
+    dates_on_page,
     parse_local_date,
 )
 
@@ -87,7 +87,7 @@ def test_what_is_not_a_date(written):
 
 def test_without_babel_iso_and_english_only():
     code = ("import sys; sys.modules['babel'] = None\n"
-            "from mkdocs_sitemap_pro.core.check.page_dates import parse_local_date as p\n"
+            "from mkdocs_sitemap_pro.core.check.dates_on_page import parse_local_date as p\n"
             "print(p('2024-06-03', 'fr'), p('June 3, 2024', 'fr'), p('3 juin 2024', 'fr'),"
             " p('03/06/2024', 'fr'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -123,10 +123,10 @@ def test_the_last_update_fact_and_not_the_created_one():
     page = material_page('<span class="git-revision-date-localized-plugin '
                          'git-revision-date-localized-plugin-date" title="3 juin 2024 10:00:00 '
                          'UTC">3 juin 2024</span>')
-    assert page_dates(page) == [PageDate(VISIBLE, "3 juin 2024", dt.date(2024, 6, 3))]
-    assert page_dates(material_page("3 juin 2024")) == [  # plain text, as Material shows it
-        PageDate(VISIBLE, "3 juin 2024", dt.date(2024, 6, 3))]
-    assert page_dates(material_page("soon")) == []
+    assert dates_on_page(page) == [DateOnPage(VISIBLE, "3 juin 2024", dt.date(2024, 6, 3))]
+    assert dates_on_page(material_page("3 juin 2024")) == [  # plain text, as Material shows it
+        DateOnPage(VISIBLE, "3 juin 2024", dt.date(2024, 6, 3))]
+    assert dates_on_page(material_page("soon")) == []
 
 
 def test_timeago_by_its_datetime():
@@ -136,7 +136,7 @@ def test_timeago_by_its_datetime():
         'locale="fr"></span></span><span class="git-revision-date-localized-plugin '
         'git-revision-date-localized-plugin-iso_date" title="t">2024-06-03</span>')
     when = dt.datetime(2024, 6, 3, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
-    assert page_dates(page) == [PageDate(VISIBLE, "2024-06-03T10:00:00+02:00", when)]
+    assert dates_on_page(page) == [DateOnPage(VISIBLE, "2024-06-03T10:00:00+02:00", when)]
 
 
 def test_meta_and_json_ld_anywhere_in_the_graph():
@@ -146,10 +146,10 @@ def test_meta_and_json_ld_anywhere_in_the_graph():
             '{"@type": "Article", "author": {"name": "A"}, "dateModified": "2024-05-01"}]}'
             '</script>')
     page = f'<!doctype html><html lang="en"><head>{head}</head><body>p</body></html>'
-    assert page_dates(page) == [
-        PageDate(META, "2024-06-03T10:00:00Z", dt.datetime(2024, 6, 3, 10, 0, tzinfo=UTC)),
-        PageDate(JSON_LD, "2024-05-01", dt.date(2024, 5, 1)),
+    assert dates_on_page(page) == [
+        DateOnPage(META, "2024-06-03T10:00:00Z", dt.datetime(2024, 6, 3, 10, 0, tzinfo=UTC)),
+        DateOnPage(JSON_LD, "2024-05-01", dt.date(2024, 5, 1)),
     ]
-    assert page_dates('<html><head><meta property="article:modified_time" content="later">'
+    assert dates_on_page('<html><head><meta property="article:modified_time" content="later">'
                       '<script type="application/ld+json">[{"dateModified": 3}]</script>'
                       '</head></html>') == []

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from mkdocs_sitemap_pro.core.include_syntaxes import (
+from mkdocs_sitemap_pro.core.page.include_syntaxes import (
     MdxRules,
     TemplateRules,
     mdx_inclusions,
@@ -31,8 +31,8 @@ from mkdocs_sitemap_pro.core.include_syntaxes import (
     template_inclusions,
     variant_inclusions,
 )
-from mkdocs_sitemap_pro.core.included_lines import Picked, marked_lines, snippet_lines
-from mkdocs_sitemap_pro.core.shown import Lines, merge_lines
+from mkdocs_sitemap_pro.core.page.included_lines import Picked, marked_lines, snippet_lines
+from mkdocs_sitemap_pro.core.page.shown import Lines, merge_lines
 
 __all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
 

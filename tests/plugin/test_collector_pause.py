@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from mkdocs_sitemap_pro.core.collector_pause import collector_paused
+from mkdocs_sitemap_pro.plugin.plugin import collector_paused
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.run import sitemaps_from_robots, start_of
 from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
 from mkdocs_sitemap_pro.core.check.tree import TreeLimits, follow
-from mkdocs_sitemap_pro.core.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
+from mkdocs_sitemap_pro.core.deploy.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
 from mkdocs_sitemap_pro.core.protocol import UTC, check_lastmod, utc_key
 
 __all__ = ["Change", "ChangeKind", "NoSitemap", "SitemapUrls", "compare", "read_urls"]

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from mkdocs_sitemap_pro.core.realpaths import RealPaths
+from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
 __all__ = ["Exclusions", "Observer"]
 
