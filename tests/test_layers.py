@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 
@@ -62,3 +63,15 @@ def test_the_plugin_loads_no_reader() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_contributing_names_every_module_with_its_job() -> None:
+    """docs/pages/contributing.md's module map is the package's: every module named,
+    with a job; no module named that is not there."""
+    page = (REPO / "docs/pages/contributing.md").read_text(encoding="utf-8")
+    section = page.split("\n## Modules\n", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `([\w/]+\.py)` \| (.*?) \|$", section, re.MULTILINE))
+    modules = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")}
+    assert sorted(modules - rows.keys()) == [], "modules missing from contributing.md"
+    assert sorted(rows.keys() - modules) == [], "contributing.md names modules that are gone"
+    assert [name for name, job in rows.items() if len(job.strip()) < 10] == []
