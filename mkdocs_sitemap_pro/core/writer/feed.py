@@ -4,8 +4,9 @@
 ``size`` newest by that lastmod, newest first, ties in loc order. Its dates are the
 sitemap's own: an entry's ``updated`` is the instant its item's ``<lastmod>`` text
 names (``text_instant``: a date is its midnight UTC), so a reader of the feed and a
-crawler of the sitemap are told the same. Each entry's id is its page's URL (the same page stays the same entry as it
-changes), the feed's id is the feed's own URL; the same input gives the same bytes.
+crawler of the sitemap are told the same. Each entry's id is its page's URL (the same
+page stays the same entry as it changes), the feed's id is the feed's own URL; the same
+input gives the same bytes.
 
 Knows nothing of MkDocs: ``atom_feed`` takes ``(url, title, updated)`` records, and the
 writer (``write_sitemaps``) hands ``stage_feed`` the items it wrote with a function that
