@@ -29,6 +29,7 @@ __all__ = [
     "UTC",
     "XHTML_NS",
     "LastmodFormat",
+    "LastmodTexts",
     "SitemapError",
     "check_changefreq",
     "check_filename",
@@ -239,27 +240,48 @@ _HOUR_MINUTES = tuple(f"T{h}:{m}:" for h in _TWO_DIGITS[:24] for m in _TWO_DIGIT
 _UTC_SECONDS = tuple(f"{s}+00:00" for s in _TWO_DIGITS)
 
 
-def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat = "datetime") -> str:
-    """The ``<lastmod>`` text of a checked lastmod, W3C Datetime: the one place such a
-    text is made, so the page's meta, its sitemap entry, the index, the feed and the
-    HTML view all carry the same text.
+class LastmodTexts:
+    """Makes ``<lastmod>`` texts, W3C Datetime, in one ``lastmod_format``: the one place
+    such a text is made, so the page's meta, its sitemap entry, the index, the feed and
+    the HTML view all carry the same text.
 
     A datetime becomes UTC, ``YYYY-MM-DDThh:mm:ss+00:00`` (fraction dropped), or in
     ``"date"`` mode its UTC calendar date. A plain date stays ``YYYY-MM-DD`` in both.
+    The text of each day is made once (a site's pages share a few thousand days).
     """
-    if fmt != "datetime" and fmt != "date":
-        raise ValueError(f"invalid lastmod format {fmt!r}: expected 'datetime' or 'date'")
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"invalid lastmod {value!r}: a datetime needs a time zone")
-        utc = value if value.tzinfo is UTC else value.astimezone(UTC)
-        day = utc.date().isoformat()
-        if fmt == "date":
-            return day
-        return f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_UTC_SECONDS[utc.second]}"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    raise ValueError(f"invalid lastmod {value!r}: expected a date or a datetime")
+
+    __slots__ = ("_with_time", "_days")
+
+    def __init__(self, fmt: LastmodFormat = "datetime") -> None:
+        if fmt != "datetime" and fmt != "date":
+            raise ValueError(f"invalid lastmod format {fmt!r}: expected 'datetime' or 'date'")
+        self._with_time = fmt == "datetime"
+        self._days: dict[int, str] = {}  # date ordinal -> YYYY-MM-DD
+
+    def text(self, value: dt.date | dt.datetime) -> str:
+        """The text of a checked lastmod."""
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is None or value.utcoffset() is None:
+                raise ValueError(f"invalid lastmod {value!r}: a datetime needs a time zone")
+            return self.utc_text(value.astimezone(UTC))
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        raise ValueError(f"invalid lastmod {value!r}: expected a date or a datetime")
+
+    def utc_text(self, utc: dt.datetime) -> str:
+        """The text of a datetime in UTC (``utc_key``'s of a datetime)."""
+        ordinal = utc.toordinal()
+        day = self._days.get(ordinal)
+        if day is None:
+            day = self._days[ordinal] = utc.date().isoformat()
+        if self._with_time:
+            return f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_UTC_SECONDS[utc.second]}"
+        return day
+
+
+def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat = "datetime") -> str:
+    """The ``<lastmod>`` text of one checked lastmod (see ``LastmodTexts``)."""
+    return LastmodTexts(fmt).text(value)
 
 
 def text_instant(text: str) -> str:

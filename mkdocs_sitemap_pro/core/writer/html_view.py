@@ -55,7 +55,6 @@ class _Row(NamedTuple):
 # The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
 _FIELD = re.compile(r"<(changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
-_LASTMOD_TAGS = len("<lastmod></lastmod>")  # a lastmod's element is its text and these
 # At most this many rows on one page (~2 MB): a bigger file's table is paged.
 VIEW_ROWS = 5_000
 # Rows made and encoded at a time, within a page.
@@ -64,16 +63,15 @@ _ROW_BLOCK = 500
 
 def _row(item: Item) -> _Row:
     """The fields of one written ``<url>`` element: its lastmod text as the item carries
-    it, the others read from the text written after its ``</loc>``."""
-    lastmod = item.lastmod
-    rest = item.tail if lastmod is None else item.tail[len(lastmod) + _LASTMOD_TAGS:]
+    it, the others read from the elements written after it."""
+    rest = item.rest
     if not rest:  # a lastmod alone, the usual case
-        return _Row(item.loc, item.loc_xml, lastmod, None, None, ())
+        return _Row(item.loc, item.loc_xml, item.lastmod, None, None, ())
     fields = dict(_FIELD.findall(rest))
     alternates = tuple(
         Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(rest)
     ) if item.has_alternates else ()
-    return _Row(item.loc, item.loc_xml, lastmod, fields.get("changefreq"),
+    return _Row(item.loc, item.loc_xml, item.lastmod, fields.get("changefreq"),
                 fields.get("priority"), alternates)
 
 

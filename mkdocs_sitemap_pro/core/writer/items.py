@@ -25,7 +25,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     check_lastmod,
     check_priority,
     format_priority,
-    lastmod_text,
+    LastmodTexts,
     latest_allowed,
     utc_key,
 )
@@ -49,8 +49,8 @@ class Item(NamedTuple):
     loc: str  # normalised
     loc_xml: str  # the same, entity-escaped for XML
     key: dt.datetime | None  # its lastmod as an aware UTC datetime, to compare
-    lastmod: str | None  # its lastmod's text (``lastmod_text``), as written
-    tail: str  # the elements written after ``</loc>`` inside ``<url>``, its lastmod first
+    lastmod: str | None  # its lastmod's text (``LastmodTexts``), as written
+    rest: str  # the elements written after its lastmod (changefreq, priority, alternates)
     has_alternates: bool
     given: str  # the loc as the entry gave it
 
@@ -86,6 +86,10 @@ def collect(
     base_url = site.url
     changefreq_parts = _CHANGEFREQ_PARTS
     datetime_type, timezone_type, utc = dt.datetime, dt.timezone, dt.timezone.utc
+    texts = LastmodTexts(lastmod_format)
+    utc_text = texts.utc_text
+    # Made as a tuple is: Item() costs 2,000 instructions an item more (11 % of writing).
+    new_item = tuple.__new__
 
     for entry in entries:
         raw = entry.loc
@@ -111,30 +115,32 @@ def collect(
         value = entry.lastmod
         key: dt.datetime | None = None
         text: str | None = None
-        tail = ""
         if value is not None:
             if type(value) is datetime_type and type(value.tzinfo) is timezone_type:
                 try:  # git's dates: a fixed offset (the common case) needs no other check
-                    key = value = value.astimezone(utc)
+                    key = value if value.tzinfo is utc else value.astimezone(utc)
                 except OverflowError:
                     key, value = _checked(raw, value)
+                    text = texts.text(value)
+                else:
+                    text = utc_text(key)
             else:
                 key, value = _checked(raw, value)
-            text = lastmod_text(value, lastmod_format)
+                text = texts.text(value)
             if key > future_limit:
                 dropped_lastmods.append(
                     Dropped(raw, f"lastmod {text} is more than one day after the build time")
                 )
                 key = text = None
-            else:
-                tail = f"<lastmod>{text}</lastmod>"
+
+        rest = ""
 
         changefreq = entry.changefreq
         if changefreq is not None:
             part = changefreq_parts.get(changefreq) if isinstance(changefreq, str) else None
             if part is None:
                 raise SitemapError(f"sitemap entry {raw}: invalid changefreq {changefreq!r}")
-            tail += part
+            rest += part
 
         priority = entry.priority
         if priority is not None:
@@ -146,15 +152,15 @@ def collect(
                     raise SitemapError(f"sitemap entry {raw}: {exc}") from None
                 if type(priority) is float:
                     priority_cache[priority] = part
-            tail += part
+            rest += part
 
         has_alternates = bool(entry.alternates)
         if has_alternates:
             any_alternates = True
-            tail += _alternates_part(raw, entry)
+            rest += _alternates_part(raw, entry)
 
         loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
-        append(Item(loc, loc_xml, key, text, tail, has_alternates, raw))
+        append(new_item(Item, (loc, loc_xml, key, text, rest, has_alternates, raw)))
     return Collected(items, dropped, dropped_lastmods, any_alternates)
 
 
@@ -180,7 +186,7 @@ def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
         duplicates.add(item.loc)
         new_key, old_key = item.key, last.key
         if new_key == old_key:  # both None, or the same instant: the larger text wins
-            if item.tail > last.tail:
+            if (item.lastmod or "", item.rest) > (last.lastmod or "", last.rest):
                 merged[-1] = item
         elif new_key is not None and (old_key is None or new_key > old_key):
             merged[-1] = item

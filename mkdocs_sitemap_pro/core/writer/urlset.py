@@ -183,7 +183,12 @@ def write_shards(
     try:
         for first in range(0, len(ordered), _BLOCK):
             block = ordered[first : first + _BLOCK]
-            records = [f"<url><loc>{item.loc_xml}</loc>{item.tail}</url>\n" for item in block]
+            # Each item's <url> element, on a line of its own.
+            records = [
+                f"<url><loc>{item.loc_xml}</loc><lastmod>{item.lastmod}</lastmod>{item.rest}</url>\n"
+                if item.lastmod is not None else f"<url><loc>{item.loc_xml}</loc>{item.rest}</url>\n"
+                for item in block
+            ]
             if "".join(records).isascii():
                 sizes = list(map(len, records))
             else:
