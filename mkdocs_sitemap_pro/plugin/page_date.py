@@ -19,7 +19,13 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.html_head import add_meta_property
-from mkdocs_sitemap_pro.core.protocol import lastmod_text, latest_allowed, text_instant, utc_key
+from mkdocs_sitemap_pro.core.protocol import (
+    LastmodTexts,
+    lastmod_text,
+    latest_allowed,
+    text_instant,
+    utc_key,
+)
 from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
@@ -38,7 +44,7 @@ class PageDates:
 
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
                  build_time: dt.datetime) -> None:
-        self._format = options.lastmod_format
+        self._maker = LastmodTexts(options.lastmod_format)  # as the writer makes them
         self._latest = latest_allowed(build_time)
         # revision_date is Material's (and MaterialX's); other themes print
         # sitemap_lastmod (the docs' override), so Babel is imported only where Material,
@@ -66,7 +72,7 @@ class PageDates:
         if text == "":
             # The sitemap leaves out a lastmod later than this (``items.collect``).
             late = utc_key(when) > self._latest
-            text = self._lastmods[when] = None if late else lastmod_text(when, self._format)
+            text = self._lastmods[when] = None if late else self._maker.text(when)
         if text is None:
             return
         meta = page.meta

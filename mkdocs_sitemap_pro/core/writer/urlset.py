@@ -185,8 +185,9 @@ def write_shards(
             block = ordered[first : first + _BLOCK]
             # Each item's <url> element, on a line of its own.
             records = [
-                f"<url><loc>{item.loc_xml}</loc><lastmod>{item.lastmod}</lastmod>{item.rest}</url>\n"
-                if item.lastmod is not None else f"<url><loc>{item.loc_xml}</loc>{item.rest}</url>\n"
+                (f"<url><loc>{item.loc_xml}</loc><lastmod>{item.lastmod}</lastmod>"
+                 f"{item.rest}</url>\n") if item.lastmod is not None
+                else f"<url><loc>{item.loc_xml}</loc>{item.rest}</url>\n"
                 for item in block
             ]
             if "".join(records).isascii():
