@@ -4,8 +4,9 @@ The limits (URLs and bytes per file, loc length), the namespaces, the entry file
 the "no more than a day in the future" rule, and the rules for single values
 (changefreq, priority, lastmod, hreflang). Every ``check_*`` function takes any object (a
 front-matter value, a config option, an entry field), returns the value in its one
-canonical type, or raises ``ValueError`` with a message that names the bad value. Every
-``format_*`` function turns a checked value into the exact text written between the tags.
+canonical type, or raises ``ValueError`` with a message that names the bad value.
+``format_priority`` and ``lastmod_text`` turn a checked value into the exact text
+written between the tags.
 The plugin's option checks and the writer both call these, so the two never disagree.
 """
 
@@ -20,16 +21,15 @@ from typing import Literal
 __all__ = [
     "CHANGEFREQS",
     "FUTURE_TOLERANCE",
-    "HOUR_MINUTES",
     "MAX_BYTES",
     "MAX_LOC_LENGTH",
     "MAX_URLS",
     "MIN_BYTES",
     "SITEMAP_NS",
     "UTC",
-    "UTC_SECONDS",
     "XHTML_NS",
     "LastmodFormat",
+    "LastmodTexts",
     "SitemapError",
     "check_changefreq",
     "check_filename",
@@ -37,10 +37,10 @@ __all__ = [
     "check_lastmod",
     "check_limit",
     "check_priority",
-    "format_lastmod",
     "format_priority",
     "lastmod_text",
     "latest_allowed",
+    "text_instant",
     "utc_key",
 ]
 
@@ -233,48 +233,58 @@ def utc_key(value: dt.date | dt.datetime) -> dt.datetime:
 
 
 # "Thh:mm:" for each minute of a day and "ss+00:00" for each second: a UTC datetime's
-# text by table lookup (what isoformat() gives, a fraction of its cost). Joined from two
-# digits tables: formatting 1,440 strings one by one cost every build 8 M instructions.
+# text by table lookup, a quarter of what isoformat() costs (a million-URL sitemap
+# makes a million of them).
 _TWO_DIGITS = [f"{n:02d}" for n in range(60)]
-HOUR_MINUTES: tuple[str, ...] = tuple(
-    [f"T{h}:" + m + ":" for h in _TWO_DIGITS[:24] for m in _TWO_DIGITS])
-UTC_SECONDS: tuple[str, ...] = tuple([s + "+00:00" for s in _TWO_DIGITS])
+_HOUR_MINUTES = tuple(f"T{h}:{m}:" for h in _TWO_DIGITS[:24] for m in _TWO_DIGITS)
+_UTC_SECONDS = tuple(f"{s}+00:00" for s in _TWO_DIGITS)
 
 
-def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat,
-                 latest: dt.datetime) -> str | None:
-    """The ``<lastmod>`` text the writer gives a checked lastmod, or None where it drops
-    it (later than ``latest``, the build's ``latest_allowed``): what a page may show."""
-    if type(value) is dt.datetime and type(value.tzinfo) is dt.timezone:
-        utc = value.astimezone(UTC)  # git's dates: a fixed offset, the common case
-        if utc > latest:
-            return None
-        day = utc.date().isoformat()
-        if fmt == "date":
-            return day
-        return f"{day}{HOUR_MINUTES[utc.hour * 60 + utc.minute]}{UTC_SECONDS[utc.second]}"
-    if utc_key(value) > latest:
-        return None
-    return format_lastmod(value, fmt)
-
-
-def format_lastmod(value: dt.date | dt.datetime, fmt: LastmodFormat = "datetime") -> str:
-    """W3C Datetime text of a checked lastmod.
+class LastmodTexts:
+    """Makes ``<lastmod>`` texts, W3C Datetime, in one ``lastmod_format``: the one place
+    such a text is made, so the page's meta, its sitemap entry, the index, the feed and
+    the HTML view all carry the same text.
 
     A datetime becomes UTC, ``YYYY-MM-DDThh:mm:ss+00:00`` (fraction dropped), or in
     ``"date"`` mode its UTC calendar date. A plain date stays ``YYYY-MM-DD`` in both.
+    The text of each day is made once (a site's pages share a few thousand days).
     """
-    if fmt not in ("datetime", "date"):
-        raise ValueError(f"invalid lastmod format {fmt!r}: expected 'datetime' or 'date'")
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"invalid lastmod {value!r}: a datetime needs a time zone")
-        utc = value.astimezone(UTC)
-        if fmt == "date":
-            return utc.date().isoformat()
-        if utc.microsecond:
-            utc = utc.replace(microsecond=0)
-        return utc.isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    raise ValueError(f"invalid lastmod {value!r}: expected a date or a datetime")
+
+    __slots__ = ("_with_time", "_days")
+
+    def __init__(self, fmt: LastmodFormat = "datetime") -> None:
+        if fmt != "datetime" and fmt != "date":
+            raise ValueError(f"invalid lastmod format {fmt!r}: expected 'datetime' or 'date'")
+        self._with_time = fmt == "datetime"
+        self._days: dict[int, str] = {}  # date ordinal -> YYYY-MM-DD
+
+    def text(self, value: dt.date | dt.datetime) -> str:
+        """The text of a checked lastmod."""
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is None or value.utcoffset() is None:
+                raise ValueError(f"invalid lastmod {value!r}: a datetime needs a time zone")
+            return self.utc_text(value.astimezone(UTC))
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        raise ValueError(f"invalid lastmod {value!r}: expected a date or a datetime")
+
+    def utc_text(self, utc: dt.datetime) -> str:
+        """The text of a datetime in UTC (``utc_key``'s of a datetime)."""
+        ordinal = utc.toordinal()
+        day = self._days.get(ordinal)
+        if day is None:
+            day = self._days[ordinal] = utc.date().isoformat()
+        if self._with_time:
+            return f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_UTC_SECONDS[utc.second]}"
+        return day
+
+
+def lastmod_text(value: dt.date | dt.datetime, fmt: LastmodFormat = "datetime") -> str:
+    """The ``<lastmod>`` text of one checked lastmod (see ``LastmodTexts``)."""
+    return LastmodTexts(fmt).text(value)
+
+
+def text_instant(text: str) -> str:
+    """The instant a ``lastmod_text`` names, as datetime text of the same form: a date
+    is its midnight UTC. Texts of this form sort as their instants do."""
+    return text if len(text) > 10 else f"{text}T00:00:00+00:00"

@@ -19,7 +19,13 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.page.html_head import add_meta_property
-from mkdocs_sitemap_pro.core.protocol import latest_allowed, lastmod_text, utc_key
+from mkdocs_sitemap_pro.core.protocol import (
+    LastmodTexts,
+    lastmod_text,
+    latest_allowed,
+    text_instant,
+    utc_key,
+)
 from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
@@ -38,7 +44,7 @@ class PageDates:
 
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
                  build_time: dt.datetime) -> None:
-        self._format = options.lastmod_format
+        self._maker = LastmodTexts(options.lastmod_format)  # as the writer makes them
         self._latest = latest_allowed(build_time)
         # revision_date is Material's (and MaterialX's); other themes print
         # sitemap_lastmod (the docs' override), so Babel is imported only where Material,
@@ -64,7 +70,9 @@ class PageDates:
         # Pages share dates (a commit changes several files): each is formatted once.
         text = self._lastmods.get(when, "")
         if text == "":
-            text = self._lastmods[when] = lastmod_text(when, self._format, self._latest)
+            # The sitemap leaves out a lastmod later than this (``items.collect``).
+            late = utc_key(when) > self._latest
+            text = self._lastmods[when] = None if late else self._maker.text(when)
         if text is None:
             return
         meta = page.meta
@@ -156,12 +164,11 @@ def _babel_date(day: dt.date, locale: str) -> str:
 
 
 def _with_time(when: Lastmod, text: str) -> str:
-    """``article:modified_time`` is a datetime: a date-only lastmod is its midnight UTC."""
-    if len(text) > 10:
-        return text
-    if isinstance(when, dt.datetime):
-        return utc_key(when).replace(microsecond=0).isoformat()
-    return f"{text}T00:00:00+00:00"
+    """``article:modified_time`` is a datetime: a datetime's own time where ``text`` is
+    its date alone (``lastmod_format: date``); a date is its midnight UTC."""
+    if len(text) == 10 and isinstance(when, dt.datetime):
+        return lastmod_text(when, "datetime")
+    return text_instant(text)
 
 
 def _same_moment(a: str, b: str) -> bool:

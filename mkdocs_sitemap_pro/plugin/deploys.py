@@ -5,7 +5,7 @@
 object id and its date. ``carry_previous`` reads the manifest named by ``previous`` (a
 path, an ``http(s)`` URL, or ``auto``: the one published at the site's URL) when the
 clone is shallow, and dates the files whose change lies beyond its boundary (see
-``core.manifest``). Any trouble reading it is one WARNING and changes no date, except
+``core.deploy.manifest``). Any trouble reading it is one WARNING and changes no date, except
 for ``auto`` on a first deploy (HTTP 404: nothing published yet): an INFO, and the files
 beyond the boundary are dated by the clone's oldest commit, as files new since are.
 """

@@ -1,4 +1,4 @@
-"""``core.changes``: comparing two trees' URLs, and reading a tree whole or not at all."""
+"""``core.deploy.changes``: comparing two trees' URLs, and reading a tree whole or not at all."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.git.blame import IGNORED, SHALLOW, BlameFailed, LineDates, blame
+from mkdocs_sitemap_pro.core.git.blame import IGNORED, SHALLOW, BlameFailed, LineDates, Span, blame
 from tests.support.dates import day
 from tests.support.git import GitRepo, shift_date
 
@@ -89,7 +89,7 @@ def test_a_file_git_cannot_blame_fails_with_git_s_reason(tmp_path: Path) -> None
 
 
 def test_runs_join_neighbouring_lines_of_one_commit() -> None:
-    dates = LineDates(((1, 2, 100, 0), (3, 3, 300, 60), (4, 9, 200, 0)))
+    dates = LineDates((Span(1, 2, 100, 0), Span(3, 3, 300, 60), Span(4, 9, 200, 0)))
     assert dates.length == 9
     assert dates.newest([(2, 2)]) == (True, dt.datetime.fromtimestamp(100, dt.timezone.utc))
     when = dates.newest([(2, 5)])[1]

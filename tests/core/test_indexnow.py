@@ -1,4 +1,4 @@
-"""``core.indexnow``: keys and key files, coverage, batches, request bodies, one POST."""
+"""``core.deploy.indexnow``: keys and key files, coverage, batches, request bodies, one POST."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""core.manifest: the published manifest's bytes, its safe reading, and carried dates."""
+"""core.deploy.manifest: the published manifest's bytes, its safe reading, and carried dates."""
 
 from __future__ import annotations
 

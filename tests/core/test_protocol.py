@@ -14,8 +14,9 @@ from mkdocs_sitemap_pro.core.protocol import (
     check_changefreq,
     check_lastmod,
     check_priority,
-    format_lastmod,
     format_priority,
+    lastmod_text,
+    text_instant,
     utc_key,
 )
 
@@ -94,27 +95,27 @@ def test_lastmod_rejects_naive_datetime() -> None:
         check_lastmod(dt.datetime(2024, 2, 29, 13, 5))
 
 
-def test_format_lastmod_converts_to_utc() -> None:
+def test_lastmod_text_converts_to_utc() -> None:
     value = dt.datetime(2024, 3, 1, 1, 30, 15, 999_999, tzinfo=PLUS2)
-    assert format_lastmod(value) == "2024-02-29T23:30:15+00:00"
-    assert format_lastmod(value, "datetime") == "2024-02-29T23:30:15+00:00"
-    assert format_lastmod(value, "date") == "2024-02-29"  # the UTC calendar date
+    assert lastmod_text(value) == "2024-02-29T23:30:15+00:00"
+    assert lastmod_text(value, "datetime") == "2024-02-29T23:30:15+00:00"
+    assert lastmod_text(value, "date") == "2024-02-29"  # the UTC calendar date
     late = dt.datetime(2024, 2, 29, 20, 0, tzinfo=MINUS5)
-    assert format_lastmod(late) == "2024-03-01T01:30:00+00:00"
-    assert format_lastmod(late, "date") == "2024-03-01"
+    assert lastmod_text(late) == "2024-03-01T01:30:00+00:00"
+    assert lastmod_text(late, "date") == "2024-03-01"
 
 
-def test_format_lastmod_keeps_plain_dates_and_pads_years() -> None:
-    assert format_lastmod(dt.date(2024, 2, 29), "datetime") == "2024-02-29"
-    assert format_lastmod(dt.date(2024, 2, 29), "date") == "2024-02-29"
-    assert format_lastmod(dt.datetime(999, 1, 2, 3, 4, 5, tzinfo=UTC)) == "0999-01-02T03:04:05+00:00"
+def test_lastmod_text_keeps_plain_dates_and_pads_years() -> None:
+    assert lastmod_text(dt.date(2024, 2, 29), "datetime") == "2024-02-29"
+    assert lastmod_text(dt.date(2024, 2, 29), "date") == "2024-02-29"
+    assert lastmod_text(dt.datetime(999, 1, 2, 3, 4, 5, tzinfo=UTC)) == "0999-01-02T03:04:05+00:00"
 
 
-def test_format_lastmod_rejects_naive_and_bad_format() -> None:
+def test_lastmod_text_rejects_naive_and_bad_format() -> None:
     with pytest.raises(ValueError):
-        format_lastmod(dt.datetime(2024, 1, 1))
+        lastmod_text(dt.datetime(2024, 1, 1))
     with pytest.raises(ValueError):
-        format_lastmod(dt.date(2024, 1, 1), "week")  # type: ignore[arg-type]
+        lastmod_text(dt.date(2024, 1, 1), "week")  # type: ignore[arg-type]
 
 
 def test_utc_key_orders_dates_and_datetimes() -> None:
@@ -126,7 +127,7 @@ def test_utc_key_orders_dates_and_datetimes() -> None:
 def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
     """The text a page shows (``lastmod_text``) and its sitemap entry's are one."""
     from mkdocs_sitemap_pro.core.entry import SitemapEntry
-    from mkdocs_sitemap_pro.core.protocol import lastmod_text, latest_allowed
+    from mkdocs_sitemap_pro.core.protocol import latest_allowed
     from mkdocs_sitemap_pro.core.reader import read_sitemap
     from mkdocs_sitemap_pro.core.writer import write_sitemaps
 
@@ -146,7 +147,8 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
                    lastmod_format=lastmod_format, build_time=build_time)
     written = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "sitemap.xml").entries}
     latest = latest_allowed(build_time)
-    shown = {f"https://example.com/p{i}/": lastmod_text(value, lastmod_format, latest)
+    shown = {f"https://example.com/p{i}/":
+             None if utc_key(value) > latest else lastmod_text(value, lastmod_format)
              for i, value in enumerate(values)}
     assert shown == written
     assert shown["https://example.com/p3/"] is None and shown["https://example.com/p4/"] is None
@@ -159,7 +161,7 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
     lastmod_format=st.sampled_from(["datetime", "date"]),
 )
 def test_lastmod_text_by_tables_is_isoformat(when, lastmod_format):
-    from mkdocs_sitemap_pro.core.protocol import format_lastmod, lastmod_text
-
-    latest = dt.datetime(2200, 1, 1, tzinfo=dt.timezone.utc)
-    assert lastmod_text(when, lastmod_format, latest) == format_lastmod(when, lastmod_format)
+    iso = when.astimezone(UTC).replace(microsecond=0).isoformat()
+    assert lastmod_text(when, lastmod_format) == (iso if lastmod_format == "datetime" else iso[:10])
+    assert text_instant(lastmod_text(when, lastmod_format)) == (
+        iso if lastmod_format == "datetime" else f"{iso[:10]}T00:00:00+00:00")

@@ -1,7 +1,7 @@
 """The manifest beside an entry sitemap (``sitemap.manifest.json``): known, and checked.
 
 mkdocs-sitemap-pro publishes one beside each entry sitemap for the next deploy to carry
-dates from (``core.manifest``); a later build in a shallow clone reads it back. It is not
+dates from (``core.deploy.manifest``); a later build in a shallow clone reads it back. It is not
 a page and is never listed; one that a build could not read back is an error. It names
 (hashed) the built pages the plugin left out of the sitemap on purpose, which are then
 not counted as unlisted.

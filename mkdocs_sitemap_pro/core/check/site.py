@@ -3,7 +3,7 @@ and the pages that are not listed are counted.
 
 A listed URL must have its HTML in the folder, and that page's ``<head>`` must not say
 ``noindex``, must not be a redirect stub (``meta refresh``), and must not be canonical
-to another URL (``core.html_head`` reads the head, as the plugin does while building).
+to another URL (``core.page.html_head`` reads the head, as the plugin does while building).
 A page whose own date (``dates_on_page``) is more than a day from its lastmod is a warning.
 Built pages that want indexing but are missing from the sitemap are one warning.
 """

@@ -75,7 +75,7 @@ class Request(NamedTuple):
 
 
 def check_key(value: str) -> str:
-    """Return ``value`` if it is an IndexNow key (``core.indexnow_key``'s rule)."""
+    """Return ``value`` if it is an IndexNow key (``core.deploy.indexnow_key``'s rule)."""
     try:
         return check_indexnow_key(value)
     except ValueError as error:

@@ -24,8 +24,8 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
-__all__ = ["IGNORED", "OLDER", "SHALLOW", "UNKNOWN", "BlameFailed", "LineDates", "Lines", "blame",
-           "merge_lines"]
+__all__ = ["IGNORED", "OLDER", "SHALLOW", "UNKNOWN", "BlameFailed", "LineDates", "Lines", "Span",
+           "blame", "merge_lines"]
 
 #: Lines of a file, as 1-based inclusive (first, last) pairs, sorted and not overlapping.
 Lines = tuple[tuple[int, int], ...]
@@ -55,19 +55,29 @@ OLDER = -4
 _END = sys.maxsize  # beyond any line or epoch: ``(n, _END)`` sorts after every run at line n
 
 
+class Span(NamedTuple):
+    """Lines ``first`` to ``last`` of a file at HEAD (1-based, inclusive) and their last
+    change: ``epoch`` (or one of the markers above) in a zone ``minutes`` east of UTC. A
+    gap's ``first`` and ``last`` are the lines either side of the deletion."""
+
+    first: int
+    last: int
+    epoch: int
+    minutes: int
+
+
 class BlameFailed(Exception):
     """git blame could not answer (its message says why): the file is dated whole."""
 
 
 class LineDates(NamedTuple):
-    """A file's lines at HEAD in runs ``(first, last, epoch, minutes east of UTC)``,
-    1-based and inclusive, in order and covering every line; ``epoch`` may be
-    ``IGNORED``, ``SHALLOW``, ``UNKNOWN`` or ``OLDER``. ``gaps``: lines deleted between two lines
-    that are still there, ``(line before, line after, epoch, minutes)``; a part that
-    holds both lines shows the deletion."""
+    """A file's lines at HEAD in runs (``Span``), in order and covering every line; an
+    ``epoch`` may be ``IGNORED``, ``SHALLOW``, ``UNKNOWN`` or ``OLDER``. ``gaps``: lines
+    deleted between two lines that are still there (``Span`` of the line before and the
+    line after); a part that holds both lines shows the deletion."""
 
-    runs: tuple[tuple[int, int, int, int], ...]
-    gaps: tuple[tuple[int, int, int, int], ...] = ()
+    runs: tuple[Span, ...]
+    gaps: tuple[Span, ...] = ()
 
     def covers(self, lines: Iterable[tuple[int, int]]) -> bool:
         """Whether these dates decide the newest change to ``lines``: no line of them
@@ -79,7 +89,7 @@ class LineDates(NamedTuple):
     @property
     def length(self) -> int:
         """How many lines the file has at HEAD."""
-        return self.runs[-1][1] if self.runs else 0
+        return self.runs[-1].last if self.runs else 0
 
     def newest(self, lines: Iterable[tuple[int, int]]) -> tuple[bool, datetime | None]:
         """The newest change to ``lines`` (1-based inclusive ranges): (sure, when).
@@ -99,10 +109,11 @@ class LineDates(NamedTuple):
             return covers, False, None
         if best is None:
             return covers, not older, None
-        return covers, True, datetime.fromtimestamp(best[2], timezone(timedelta(minutes=best[3])))
+        return covers, True, datetime.fromtimestamp(
+            best.epoch, timezone(timedelta(minutes=best.minutes)))
 
     def _scan(self, lines: Iterable[tuple[int, int]]
-              ) -> tuple[tuple[int, int, int, int] | None, bool, bool, bool, bool]:
+              ) -> tuple[Span | None, bool, bool, bool, bool]:
         """Of the runs that hold one of ``lines`` and the gaps between two of them: the
         first with the newest real date (a commit's, not a marker) or None, whether one
         is ``OLDER``, ``UNKNOWN``, ``SHALLOW``, and whether a line lies beyond the file.
@@ -110,7 +121,7 @@ class LineDates(NamedTuple):
         page."""
         runs, gaps, length = self.runs, self.gaps, self.length
         right = bisect.bisect_right
-        best: tuple[int, int, int, int] | None = None
+        best: Span | None = None
         older = unknown = shallow = beyond = False
         for first, last in lines:
             if first < 1 or last > length:
@@ -120,13 +131,13 @@ class LineDates(NamedTuple):
             start = right(runs, (first, _END)) - 1
             met = runs[start if start > 0 else 0:right(runs, (last, _END))]
             if gaps:
-                met += tuple(gap for gap in gaps if first <= gap[0] and gap[1] <= last)
+                met += tuple(gap for gap in gaps if first <= gap.first and gap.last <= last)
             for run in met:
-                epoch = run[2]
+                epoch = run.epoch
                 if epoch >= 0:
-                    if (best is None or epoch > best[2]) and run[1] >= first:
+                    if (best is None or epoch > best.epoch) and run.last >= first:
                         best = run
-                elif run[1] < first:
+                elif run.last < first:
                     continue
                 elif epoch == OLDER:
                     older = True
@@ -184,7 +195,7 @@ def _parse(out: bytes, date: str, ignored: frozenset[bytes],
         elif key == zone_key:
             sign = -1 if value[:1] == b"-" else 1
             zones[sha] = sign * (int(value[1:3]) * 60 + int(value[3:5]))
-    runs: list[tuple[int, int, int, int]] = []
+    runs: list[Span] = []
     for number, commit in enumerate(order, start=1):
         if commit in boundary:
             epoch, zone = SHALLOW, 0
@@ -192,8 +203,10 @@ def _parse(out: bytes, date: str, ignored: frozenset[bytes],
             epoch, zone = IGNORED, 0
         else:
             epoch, zone = epochs.get(commit, SHALLOW), zones.get(commit, 0)
-        if runs and runs[-1][2:] == (epoch, zone) and runs[-1][1] == number - 1:
-            runs[-1] = (runs[-1][0], number, epoch, zone)
+        previous = runs[-1] if runs else None
+        if (previous is not None and (previous.epoch, previous.minutes) == (epoch, zone)
+                and previous.last == number - 1):
+            runs[-1] = previous._replace(last=number)
         else:
-            runs.append((number, number, epoch, zone))
+            runs.append(Span(number, number, epoch, zone))
     return LineDates(tuple(runs))

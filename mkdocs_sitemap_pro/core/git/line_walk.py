@@ -36,7 +36,7 @@ from datetime import datetime
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind
 from mkdocs_sitemap_pro.core.git.blame import (
-    IGNORED, OLDER, SHALLOW, UNKNOWN, LineDates, Lines, merge_lines)
+    IGNORED, OLDER, SHALLOW, UNKNOWN, LineDates, Lines, Span, merge_lines)
 from mkdocs_sitemap_pro.core.git.patch import Hunk, file_patches
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git, stream_git
 
@@ -56,8 +56,8 @@ class _File:
             for first, last in merge_lines(r for part in self.open_parts for r in part)
             if first <= min(last, length)]
         self.length = length
-        self.runs: list[tuple[int, int, int, int]] = []  # dated lines, by HEAD line
-        self.gaps: list[tuple[int, int, int, int]] = []
+        self.runs: list[Span] = []  # dated lines, by HEAD line
+        self.gaps: list[Span] = []
         self.created_by: bytes | None = None  # the non-root commit that created it
 
     @property
@@ -68,8 +68,8 @@ class _File:
     def settle(self, runs_before: int, gaps_before: int, ignored: bool) -> None:
         """After a commit: close the parts that its dated lines (the runs and gaps from
         these indexes on) decide, or, an ignored commit, that it left no line to follow."""
-        runs = [run for run in self.runs[runs_before:] if run[2] >= 0]
-        gaps = [gap for gap in self.gaps[gaps_before:] if gap[2] >= 0]
+        runs = [run for run in self.runs[runs_before:] if run.epoch >= 0]
+        gaps = [gap for gap in self.gaps[gaps_before:] if gap.epoch >= 0]
         if runs or gaps:
             self.open_parts = [part for part in self.open_parts
                                if not _meets(part, runs, gaps)]
@@ -99,7 +99,7 @@ class _File:
                 if d == 0 and b > 0:  # lines deleted after line c
                     before, after = self.head_line(c), self.head_line(c + 1)
                     if before is not None and after is not None:
-                        self.gaps.append((before, after, epoch, zone))
+                        self.gaps.append(Span(before, after, epoch, zone))
         # The segments wholly before the first hunk stay where they are.
         first = hunks[0][2] + (0 if hunks[0][3] else 1)
         at = bisect.bisect_left(self.segments, (first, 0, 0))
@@ -129,9 +129,9 @@ class _File:
                         out.append((a + p - c, kept - p + 1, h + p - start))
                     if kept < stop:
                         first = h + max(p, kept + 1) - start
-                        self.runs.append((first, h + stop - start, IGNORED, 0))
+                        self.runs.append(Span(first, h + stop - start, IGNORED, 0))
                 else:
-                    self.runs.append((h + p - start, h + stop - start, epoch, zone))
+                    self.runs.append(Span(h + p - start, h + stop - start, epoch, zone))
                 p = stop + 1
         out.sort()
         self.segments = out
@@ -139,37 +139,38 @@ class _File:
     def created(self, epoch: int, zone: int) -> None:
         """The commit that created the file (or a shallow boundary): its lines are its."""
         for _, n, h in self.segments:
-            self.runs.append((h, h + n - 1, epoch, zone))
+            self.runs.append(Span(h, h + n - 1, epoch, zone))
         self.segments = []
 
     def dates(self) -> LineDates:
         """The answer: every HEAD line's run; lines still followed ``OLDER``, lines not
         followed ``UNKNOWN``."""
-        dated = sorted(self.runs + [(h, h + n - 1, OLDER, 0) for _, n, h in self.segments])
-        filled: list[tuple[int, int, int, int]] = []
+        dated = sorted(self.runs + [Span(h, h + n - 1, OLDER, 0) for _, n, h in self.segments])
+        filled: list[Span] = []
         line = 1  # the first line no run holds yet
         for run in dated:
-            if run[0] > line:
-                filled.append((line, run[0] - 1, UNKNOWN, 0))
+            if run.first > line:
+                filled.append(Span(line, run.first - 1, UNKNOWN, 0))
             filled.append(run)
-            line = run[1] + 1
+            line = run.last + 1
         if line <= self.length:
-            filled.append((line, self.length, UNKNOWN, 0))
-        runs: list[tuple[int, int, int, int]] = []
-        for first, last, epoch, zone in filled:
-            if runs and runs[-1][2:] == (epoch, zone) and runs[-1][1] == first - 1:
-                runs[-1] = (runs[-1][0], last, epoch, zone)
+            filled.append(Span(line, self.length, UNKNOWN, 0))
+        runs: list[Span] = []
+        for run in filled:
+            previous = runs[-1] if runs else None
+            if (previous is not None and (previous.epoch, previous.minutes) == (run.epoch, run.minutes)
+                    and previous.last == run.first - 1):
+                runs[-1] = previous._replace(last=run.last)
             else:
-                runs.append((first, last, epoch, zone))
+                runs.append(run)
         return LineDates(tuple(runs), tuple(sorted(set(self.gaps))))
 
 
-def _meets(part: Lines, runs: list[tuple[int, int, int, int]],
-           gaps: list[tuple[int, int, int, int]]) -> bool:
+def _meets(part: Lines, runs: list[Span], gaps: list[Span]) -> bool:
     """Whether a dated run holds a line of ``part``, or a gap lies inside one of its
     ranges (as ``LineDates.newest`` reads them)."""
-    return any(run[0] <= last and first <= run[1] for run in runs for first, last in part) \
-        or any(first <= gap[0] and gap[1] <= last for gap in gaps for first, last in part)
+    return any(run.first <= last and first <= run.last for run in runs for first, last in part) \
+        or any(first <= gap.first and gap.last <= last for gap in gaps for first, last in part)
 
 
 def _end(hunk: Hunk) -> int:

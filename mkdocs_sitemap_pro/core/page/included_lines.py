@@ -2,7 +2,7 @@
 sections), mkdocs-include-markdown-plugin 7.3 (``start``/``end``) and mdx_include 1.4
 (``[ln:...]``, rcslice 1.1's row slices) pick them.
 
-``core.includes`` finds the inclusions in a page's text; this module reads the included
+``core.page.includes`` finds the inclusions in a page's text; this module reads the included
 file and says which of its lines (1-based, numbered as on disk) end up on the page, or
 None when that is all of them, none, or cannot be told (the file is then dated whole).
 """

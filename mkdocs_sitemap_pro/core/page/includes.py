@@ -8,7 +8,7 @@ mkdocs-include-markdown-plugin directives (``{% include-markdown "file.md" %}``,
 ``{% include "file" %}``, globs and ``start=``/``end=`` allowed), read as pymdown-extensions
 13.1 and the plugin 7.3 read them (their expressions are copied here); mdx_include
 (``{! file !}``, ``[ln:...]``), markdown-include-variants (``{* file *}``, every variant
-whole) and mkdocs-macros' template tags, read by ``core.include_syntaxes`` (which says
+whole) and mkdocs-macros' template tags, read by ``core.page.include_syntaxes`` (which says
 their syntax). Where two tools spell a tag alike (``{% include "x" %}``), a file either
 resolves counts. Included files are read in turn, since the tools include recursively
 (mdx_include only where its recursion is on). Files that a hook or a macro reads,

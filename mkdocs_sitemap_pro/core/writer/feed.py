@@ -2,10 +2,11 @@
 
 ``sitemap.xml`` gets ``sitemap.atom``: one entry per listed page that has a lastmod, the
 ``size`` newest by that lastmod, newest first, ties in loc order. Its dates are the
-sitemap's own: an entry's ``updated`` is the instant its ``<lastmod>`` text names (a
-date is its midnight UTC), so a reader of the feed and a crawler of the sitemap are told
-the same. Each entry's id is its page's URL (the same page stays the same entry as it
-changes), the feed's id is the feed's own URL; the same input gives the same bytes.
+sitemap's own: an entry's ``updated`` is the instant its item's ``<lastmod>`` text
+names (``text_instant``: a date is its midnight UTC), so a reader of the feed and a
+crawler of the sitemap are told the same. Each entry's id is its page's URL (the same
+page stays the same entry as it changes), the feed's id is the feed's own URL; the same
+input gives the same bytes.
 
 Knows nothing of MkDocs: ``atom_feed`` takes ``(url, title, updated)`` records, and the
 writer (``write_sitemaps``) hands ``stage_feed`` the items it wrote with a function that
@@ -15,20 +16,20 @@ without it) is never replaced or removed.
 
 from __future__ import annotations
 
-import datetime as dt
 import heapq
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
-from mkdocs_sitemap_pro.core.protocol import LastmodFormat
+from mkdocs_sitemap_pro.core.protocol import text_instant
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
 from mkdocs_sitemap_pro.core.writer.items import Item
 
 __all__ = ["ATOM_NS", "FEED_MAX_SIZE", "FeedEntry", "FeedSettings", "atom_feed", "feed_name",
-           "is_ours", "newest_entries", "remove_stale_feed", "stage_feed", "written_instant"]
+           "is_ours", "newest_entries", "remove_stale_feed", "stage_feed"]
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 #: The most entries a feed may hold (option ``feed_size``): a feed says what changed
@@ -37,10 +38,8 @@ FEED_MAX_SIZE = 1_000
 _GENERATOR = "<generator>mkdocs-sitemap-pro</generator>"
 _MARK = _GENERATOR.encode("ascii")
 # Characters XML 1.0 does not allow anywhere (a title is text the site wrote): the
-# complement of its Char production, listed (compiling the production's negated class,
-# with its astral range, cost every build 57 M instructions at import); compiled when a
-# feed is written, not by every build that imports the writer.
-_NOT_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
+# complement of its Char production.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 class FeedEntry(NamedTuple):
@@ -48,32 +47,27 @@ class FeedEntry(NamedTuple):
 
     url: str
     title: str
-    updated: dt.datetime  # aware, UTC, whole seconds
+    updated: str  # RFC 3339 text, UTC, whole seconds: ``2024-02-29T13:05:00+00:00``
 
 
-class _FeedFields(NamedTuple):
-    size: int
-    title: str  # the site's name
-    author: str  # RFC 4287 wants one; the site's name (or its URL) stands in
-    title_of: Callable[[str], str | None] | None
-
-
-class FeedSettings(_FeedFields):
+@dataclass(frozen=True)
+class FeedSettings:
     """What ``write_sitemaps`` needs to write the feed beside the entry sitemap.
 
     ``title_of`` names a page by its loc as given in its ``SitemapEntry`` (None: the URL
-    stands in); it is asked only of the pages that make it into the feed. (A checked
-    tuple: defining a frozen dataclass cost every build 3.7 M instructions at import.)
+    stands in); it is asked only of the pages that make it into the feed.
     """
 
-    __slots__ = ()
+    size: int = 20
+    title: str = ""  # the site's name
+    author: str = ""  # RFC 4287 wants one; the site's name (or its URL) stands in
+    title_of: Callable[[str], str | None] | None = None
 
-    def __new__(cls, size: int = 20, title: str = "", author: str = "",
-                title_of: Callable[[str], str | None] | None = None) -> "FeedSettings":
+    def __post_init__(self) -> None:
+        size = self.size
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= FEED_MAX_SIZE:
             raise ValueError(f"feed size {size!r}: expected a whole number from 1 to "
                              f"{FEED_MAX_SIZE:,}")
-        return super().__new__(cls, size, title, author, title_of)
 
 
 def feed_name(stem: str) -> str:
@@ -81,35 +75,23 @@ def feed_name(stem: str) -> str:
     return f"{stem}.atom"
 
 
-def written_instant(key: dt.datetime, lastmod_format: LastmodFormat) -> dt.datetime:
-    """The instant the ``<lastmod>`` text written for UTC key ``key`` names: whole seconds,
-    or with ``date`` its day's midnight UTC (the text holds no more)."""
-    if lastmod_format == "date":
-        return key.replace(hour=0, minute=0, second=0, microsecond=0)
-    return key.replace(microsecond=0)
-
-
-def newest_entries(items: Iterable[Item], size: int, lastmod_format: LastmodFormat,
+def newest_entries(items: Iterable[Item], size: int,
                    title_of: Callable[[str], str | None] | None) -> list[FeedEntry]:
     """The ``size`` newest dated items as entries: newest first, equal dates in the items'
     order (the writer's: by loc). Items without a lastmod are left out."""
-    dated = ((written_instant(item[2], lastmod_format), item) for item in items
-             if item[2] is not None)
+    # The instants' texts are all UTC, of one form: they sort as the instants do.
+    dated = ((text_instant(item.lastmod), item) for item in items if item.lastmod is not None)
     # nlargest is sorted(..., reverse=True)[:size], which keeps equal keys in their order.
     chosen = heapq.nlargest(size, dated, key=lambda pair: pair[0])
     entries = []
     for updated, item in chosen:
-        title = title_of(item[6]) if title_of is not None else None
-        entries.append(FeedEntry(item[0], title or item[0], updated))
+        title = title_of(item.given) if title_of is not None else None
+        entries.append(FeedEntry(item.loc, title or item.loc, updated))
     return entries
 
 
 def _text(value: str) -> str:
-    return xml_escape(re.sub(_NOT_XML, "", value).strip())
-
-
-def _time(value: dt.datetime) -> str:
-    return value.isoformat()  # UTC, whole seconds: 2024-02-29T13:05:00+00:00 (RFC 3339)
+    return xml_escape(_NOT_XML.sub("", value).strip())
 
 
 def atom_feed(entries: Sequence[FeedEntry], *, title: str, feed_id: str, self_link: str,
@@ -124,7 +106,7 @@ def atom_feed(entries: Sequence[FeedEntry], *, title: str, feed_id: str, self_li
         _GENERATOR, "\n",
         f"<id>{xml_escape(feed_id)}</id>\n",
         f"<title>{_text(title)}</title>\n",
-        f"<updated>{_time(updated)}</updated>\n",
+        f"<updated>{updated}</updated>\n",
         f'<link rel="self" type="application/atom+xml" href="{xml_escape(self_link)}"/>\n',
         f'<link rel="alternate" type="text/html" href="{xml_escape(site_link)}"/>\n',
         f"<author><name>{_text(author)}</name></author>\n",
@@ -134,7 +116,7 @@ def atom_feed(entries: Sequence[FeedEntry], *, title: str, feed_id: str, self_li
         parts.append(
             f"<entry>\n<id>{url}</id>\n<title>{_text(entry.title)}</title>\n"
             f'<link rel="alternate" type="text/html" href="{url}"/>\n'
-            f"<updated>{_time(entry.updated)}</updated>\n</entry>\n"
+            f"<updated>{entry.updated}</updated>\n</entry>\n"
         )
     parts.append("</feed>\n")
     return "".join(parts).encode("utf-8")
@@ -150,7 +132,7 @@ def is_ours(path: Path) -> bool:
 
 
 def stage_feed(folder: Path, staged: StagedFiles, items: Iterable[Item], stem: str,
-               site: SiteUrl, settings: FeedSettings, lastmod_format: LastmodFormat
+               site: SiteUrl, settings: FeedSettings
                ) -> tuple[list[tuple[Path, str]], str | None, bool]:
     """Stage ``<stem>.atom``: (renames, its name or None, refused).
 
@@ -161,7 +143,7 @@ def stage_feed(folder: Path, staged: StagedFiles, items: Iterable[Item], stem: s
     target = folder / name
     if target.exists() and not is_ours(target):
         return [], None, True
-    entries = newest_entries(items, settings.size, lastmod_format, settings.title_of)
+    entries = newest_entries(items, settings.size, settings.title_of)
     if not entries:
         return [], None, False
     self_link = site.join(name)

@@ -1,9 +1,9 @@
 """The HTML view: a twin page for people beside every sitemap file (``html_view``).
 
 ``sitemap.xml`` gets ``sitemap.html``, ``sitemap-2.xml`` gets ``sitemap-2.html``. A
-urlset's page is a table of its URLs, made from the very text written into the XML for
-each (its escaped loc and the elements after it), so the page shows exactly what
-crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
+urlset's page is a table of its URLs, made from the very texts written into the XML for
+each (its escaped loc, its lastmod text and the elements after them), so the page shows
+exactly what crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
 ``noindex``, and carries a generator mark: the writer replaces or removes only pages
 that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom feed
 (``feed``) is written beside them, every page links to it, for people and for readers.
@@ -53,10 +53,8 @@ class _Row(NamedTuple):
 
 
 # The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
-_FIELD = re.compile(r"<(lastmod|changefreq|priority)>([^<]*)</")
+_FIELD = re.compile(r"<(changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
-# The usual text after </loc>, a lastmod alone, is read without the regex.
-_LASTMOD_OPEN, _LASTMOD_CLOSE = "<lastmod>", "</lastmod>"
 # At most this many rows on one page (~2 MB): a bigger file's table is paged.
 VIEW_ROWS = 5_000
 # Rows made and encoded at a time, within a page.
@@ -64,17 +62,16 @@ _ROW_BLOCK = 500
 
 
 def _row(item: Item) -> _Row:
-    """The fields of one written ``<url>`` element, from its text."""
-    after = item[4]
-    if after.startswith(_LASTMOD_OPEN) and after.endswith(_LASTMOD_CLOSE) and after.count("<") == 2:
-        lastmod = after[len(_LASTMOD_OPEN):-len(_LASTMOD_CLOSE)]
-        return _Row(item[0], item[1], lastmod, None, None, ())
-    fields = dict(_FIELD.findall(after))
+    """The fields of one written ``<url>`` element: its lastmod text as the item carries
+    it, the others read from the elements written after it."""
+    rest = item.rest
+    if not rest:  # a lastmod alone, the usual case
+        return _Row(item.loc, item.loc_xml, item.lastmod, None, None, ())
+    fields = dict(_FIELD.findall(rest))
     alternates = tuple(
-        Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(after)
-    ) if item[5] else ()
-    # item[0] is the loc whose XML escape item[1] was written.
-    return _Row(item[0], item[1], fields.get("lastmod"), fields.get("changefreq"),
+        Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(rest)
+    ) if item.has_alternates else ()
+    return _Row(item.loc, item.loc_xml, item.lastmod, fields.get("changefreq"),
                 fields.get("priority"), alternates)
 
 

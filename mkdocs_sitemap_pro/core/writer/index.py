@@ -17,7 +17,6 @@ from mkdocs_sitemap_pro.core.protocol import (
     MAX_LOC_LENGTH,
     SITEMAP_NS,
     SitemapError,
-    format_lastmod,
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, xml_escape
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
@@ -53,11 +52,7 @@ def write_index(
                 raise SitemapError(
                     f"sitemap file URL {loc} is longer than {MAX_LOC_LENGTH:,} characters"
                 )
-            lastmod = (
-                ""
-                if shard.newest is None
-                else f"<lastmod>{format_lastmod(shard.newest, options.lastmod_format)}</lastmod>"
-            )
+            lastmod = "" if shard.newest is None else f"<lastmod>{shard.newest}</lastmod>"
             lines.append(f"<sitemap><loc>{xml_escape(loc)}</loc>{lastmod}</sitemap>\n")
         lines.append(INDEX_END)
         data = "".join(lines).encode("utf-8")

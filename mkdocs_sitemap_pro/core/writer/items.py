@@ -12,23 +12,20 @@ other fields, so the input order never matters).
 import datetime as dt
 from collections.abc import Iterable
 from itertools import islice
-from operator import eq, itemgetter
-from typing import NamedTuple, Optional, Union, cast
+from operator import attrgetter, eq
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
-    HOUR_MINUTES,
     MAX_LOC_LENGTH,
-    UTC,
-    UTC_SECONDS,
     LastmodFormat,
     SitemapError,
     check_hreflang,
     check_lastmod,
     check_priority,
-    format_lastmod,
     format_priority,
+    LastmodTexts,
     latest_allowed,
     utc_key,
 )
@@ -37,9 +34,6 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 __all__ = ["Collected", "Dropped", "Item", "collect", "sort_and_merge"]
 
 _CHANGEFREQ_PARTS = {word: f"<changefreq>{word}</changefreq>" for word in CHANGEFREQS}
-# "Thh:mm:" for each minute of a day and "ss+00:00</lastmod>" for each second: the
-# time part of a UTC lastmod element by table lookup.
-_TIME_TAGS = (HOUR_MINUTES, tuple([s + "</lastmod>" for s in UTC_SECONDS]))
 
 
 class Dropped(NamedTuple):
@@ -49,15 +43,16 @@ class Dropped(NamedTuple):
     reason: str
 
 
-# One collected entry: (normalised loc, the same entity-escaped for XML, UTC key of its
-# lastmod or None, the checked lastmod or None, the text after </loc> inside <url>,
-# whether it has alternates, the loc as given). A plain tuple, not a NamedTuple: a
-# million are built per run and sorted by itemgetter, and measured, a NamedTuple's
-# constructor cost more than the rest of the loop's bookkeeping.
-Item = tuple[
-    str, str, Optional[dt.datetime], Optional[Union[dt.date, dt.datetime]], str, bool, str
-]
+class Item(NamedTuple):
+    """One collected entry, ready to write."""
 
+    loc: str  # normalised
+    loc_xml: str  # the same, entity-escaped for XML
+    key: dt.datetime | None  # its lastmod as an aware UTC datetime, to compare
+    lastmod: str | None  # its lastmod's text (``LastmodTexts``), as written
+    rest: str  # the elements written after its lastmod (changefreq, priority, alternates)
+    has_alternates: bool
+    given: str  # the loc as the entry gave it
 
 
 class Collected(NamedTuple):
@@ -78,8 +73,8 @@ def collect(
     """Normalise and check the entries: the items to write, plus what was left out.
 
     This loop runs once per page (a million in the benchmark), so the common case (an
-    already-escaped loc, a UTC datetime, no changefreq or priority) is kept free of
-    function calls beyond the URL check.
+    already-escaped loc, a datetime with a fixed offset, no changefreq or priority) makes
+    few function calls.
     """
     future_limit = latest_allowed(build_time)
     items: list[Item] = []
@@ -88,17 +83,13 @@ def collect(
     dropped_lastmods: list[Dropped] = []
     any_alternates = False
     priority_cache: dict[float, str] = {}  # floats only: True == 1 and "0.5" != 0.5
-    # "<lastmod>YYYY-MM-DD" per day seen; with _TIME_TAGS, a UTC datetime's element is
-    # three lookups instead of a call to isoformat(). No cache per datetime value: with
-    # distinct values (the usual case) hashing and storing them cost more than they save.
-    day_tags: dict[int, str] = {}
-    hour_minutes, seconds = _TIME_TAGS
-    timezone_type = dt.timezone
     base_url = site.url
     changefreq_parts = _CHANGEFREQ_PARTS
-    datetime_type = dt.datetime
-    utc = UTC
-    as_datetime = lastmod_format == "datetime"
+    datetime_type, timezone_type, utc = dt.datetime, dt.timezone, dt.timezone.utc
+    texts = LastmodTexts(lastmod_format)
+    utc_text = texts.utc_text
+    # Made as a tuple is: Item() costs 2,000 instructions an item more (11 % of writing).
+    new_item = tuple.__new__
 
     for entry in entries:
         raw = entry.loc
@@ -122,42 +113,34 @@ def collect(
             continue
 
         value = entry.lastmod
-        if value is None:
-            key = None
-            tail = ""
-        else:
-            zone = value.tzinfo if type(value) is datetime_type else None
-            if zone is utc or type(zone) is timezone_type:
-                # The common case, built from tables: 4x faster than isoformat().
-                moment = cast(dt.datetime, value)  # type(value) is datetime, as checked
-                try:
-                    key = moment if zone is utc else moment.astimezone(utc)
+        key: dt.datetime | None = None
+        text: str | None = None
+        if value is not None:
+            if type(value) is datetime_type and type(value.tzinfo) is timezone_type:
+                try:  # git's dates: a fixed offset (the common case) needs no other check
+                    key = value if value.tzinfo is utc else value.astimezone(utc)
                 except OverflowError:
-                    key, value, tail = _lastmod_parts(raw, value, lastmod_format)
+                    key, value = _checked(raw, value)
+                    text = texts.text(value)
                 else:
-                    day = day_tags.get(key.toordinal())
-                    if day is None:
-                        day = day_tags[key.toordinal()] = f"<lastmod>{key.date().isoformat()}"
-                    if as_datetime:
-                        minute = hour_minutes[key.hour * 60 + key.minute]
-                        tail = f"{day}{minute}{seconds[key.second]}"
-                    else:
-                        tail = day + "</lastmod>"
+                    text = utc_text(key)
             else:
-                key, value, tail = _lastmod_parts(raw, value, lastmod_format)
+                key, value = _checked(raw, value)
+                text = texts.text(value)
             if key > future_limit:
                 dropped_lastmods.append(
-                    Dropped(raw, f"lastmod {tail[9:-10]} is more than one day after the build time")
+                    Dropped(raw, f"lastmod {text} is more than one day after the build time")
                 )
-                key = value = None
-                tail = ""
+                key = text = None
+
+        rest = ""
 
         changefreq = entry.changefreq
         if changefreq is not None:
             part = changefreq_parts.get(changefreq) if isinstance(changefreq, str) else None
             if part is None:
                 raise SitemapError(f"sitemap entry {raw}: invalid changefreq {changefreq!r}")
-            tail += part
+            rest += part
 
         priority = entry.priority
         if priority is not None:
@@ -169,15 +152,15 @@ def collect(
                     raise SitemapError(f"sitemap entry {raw}: {exc}") from None
                 if type(priority) is float:
                     priority_cache[priority] = part
-            tail += part
+            rest += part
 
         has_alternates = bool(entry.alternates)
         if has_alternates:
             any_alternates = True
-            tail += _alternates_part(raw, entry)
+            rest += _alternates_part(raw, entry)
 
         loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
-        append((loc, loc_xml, key, value, tail, has_alternates, raw))
+        append(new_item(Item, (loc, loc_xml, key, text, rest, has_alternates, raw)))
     return Collected(items, dropped, dropped_lastmods, any_alternates)
 
 
@@ -188,38 +171,35 @@ def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
     result never depends on the order entries were given in. Equal locs end up
     adjacent; whether there are any is checked at C speed before the merging loop runs.
     """
-    items.sort(key=itemgetter(0))
-    locs = list(map(itemgetter(0), items))
+    by_loc = attrgetter("loc")
+    items.sort(key=by_loc)
+    locs = list(map(by_loc, items))
     if not any(map(eq, locs, islice(locs, 1, None))):
         return items, set()
     duplicates: set[str] = set()
     merged = [items[0]]
     for item in islice(items, 1, None):
         last = merged[-1]
-        if item[0] != last[0]:
+        if item.loc != last.loc:
             merged.append(item)
             continue
-        duplicates.add(item[0])
-        new_key, old_key = item[2], last[2]
+        duplicates.add(item.loc)
+        new_key, old_key = item.key, last.key
         if new_key == old_key:  # both None, or the same instant: the larger text wins
-            if item[4] > last[4]:
+            if (item.lastmod or "", item.rest) > (last.lastmod or "", last.rest):
                 merged[-1] = item
         elif new_key is not None and (old_key is None or new_key > old_key):
             merged[-1] = item
     return merged, duplicates
 
 
-def _lastmod_parts(
-    raw: str,
-    lastmod: object,
-    lastmod_format: LastmodFormat,
-) -> tuple[dt.datetime, dt.date | dt.datetime, str]:
-    """(UTC key, checked value, ``<lastmod>…</lastmod>``) of any lastmod; SitemapError if bad."""
+def _checked(raw: str, lastmod: object) -> tuple[dt.datetime, dt.date | dt.datetime]:
+    """(UTC key, checked value) of any lastmod; ``SitemapError`` naming the loc if bad."""
     try:
         value = check_lastmod(lastmod)
     except ValueError as exc:
         raise SitemapError(f"sitemap entry {raw}: {exc}") from None
-    return utc_key(value), value, f"<lastmod>{format_lastmod(value, lastmod_format)}</lastmod>"
+    return utc_key(value), value
 
 
 def _alternates_part(raw: str, entry: SitemapEntry) -> str:

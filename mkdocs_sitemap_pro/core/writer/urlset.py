@@ -15,11 +15,10 @@ written instead, and an entry with alternates that comes later starts a new file
 
 from __future__ import annotations
 
-import datetime as dt
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from operator import itemgetter
+from operator import attrgetter
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.atomic import CHUNK_BYTES, StagedFiles, TwinWriter
@@ -44,7 +43,7 @@ class Shard:
     def __init__(self, temp: Path, gz_temp: Path | None) -> None:
         self.temp, self.gz_temp = temp, gz_temp
         self.count = 0
-        self.newest: dt.date | dt.datetime | None = None
+        self.newest: str | None = None  # the text of its newest lastmod
         self.items: list[Item] = []  # what it holds, kept for html_view
 
 
@@ -144,7 +143,7 @@ class _ShardStream:
         writer.close()
         shard = self.shards[-1]
         shard.count = self.count
-        shard.newest = None if self.newest is None else self.newest[3]
+        shard.newest = None if self.newest is None else self.newest.lastmod
 
     def abandon(self) -> None:
         if self.writer is not None:
@@ -154,11 +153,11 @@ class _ShardStream:
 
 def _later(item: Item, than: Item) -> bool:
     """Whether ``item``'s lastmod is strictly newer than ``than``'s (both dated)."""
-    return item[2] is not None and than[2] is not None and item[2] > than[2]
+    return item.key is not None and than.key is not None and item.key > than.key
 
 
 _BLOCK = 8192  # entries serialised at a time: bounded memory, C-speed list operations
-_newest_of = itemgetter(2)
+_newest_of = attrgetter("key")
 
 
 def write_shards(
@@ -177,13 +176,20 @@ def write_shards(
     """
     max_urls = options.max_urls
     stream = _ShardStream(staged, options, len(ordered))
-    alternates = [i for i, item in enumerate(ordered) if item[5]] if any_alternates else []
+    alternates = ([i for i, item in enumerate(ordered) if item.has_alternates]
+                  if any_alternates else [])
     room = stream.room
     plain_room = room - len(URLSET_START)  # the most one entry may take in a plain file
     try:
         for first in range(0, len(ordered), _BLOCK):
             block = ordered[first : first + _BLOCK]
-            records = [f"<url><loc>{item[1]}</loc>{item[4]}</url>\n" for item in block]
+            # Each item's <url> element, on a line of its own.
+            records = [
+                (f"<url><loc>{item.loc_xml}</loc><lastmod>{item.lastmod}</lastmod>"
+                 f"{item.rest}</url>\n") if item.lastmod is not None
+                else f"<url><loc>{item.loc_xml}</loc>{item.rest}</url>\n"
+                for item in block
+            ]
             if "".join(records).isascii():
                 sizes = list(map(len, records))
             else:
@@ -233,7 +239,7 @@ def _place_one_by_one(
     room, max_urls = stream.room, stream.max_urls
     for offset, item in enumerate(block):
         nbytes = sizes[offset]
-        has_alternates = item[5]
+        has_alternates = item.has_alternates
         if (
             stream.count >= max_urls
             or stream.size + nbytes > room
@@ -247,7 +253,7 @@ def _place_one_by_one(
             if len(header) + nbytes > room:
                 dropped.append(
                     Dropped(
-                        item[6],
+                        item.given,
                         f"too big for a sitemap file of max_bytes={room + len(URLSET_END):,} "
                         f"({nbytes:,} bytes)",
                     )
@@ -255,7 +261,7 @@ def _place_one_by_one(
                 continue
             stream.start(header, provisional=provisional)
         stream.add(
-            (item,), records[offset], nbytes, item if item[2] is not None else None,
+            (item,), records[offset], nbytes, item if item.key is not None else None,
             has_alternates,
         )
 

@@ -45,7 +45,6 @@ from mkdocs_sitemap_pro.core.protocol import (
     UTC,
     LastmodFormat,
     SitemapError,
-    format_lastmod,
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer.feed import (
@@ -175,18 +174,13 @@ def write_sitemaps(
         feed_refused = False
         if feed is not None:
             left_out = {d.loc for d in dropped}  # too big for a file: not written
-            written = (item for item in ordered if not left_out or item[6] not in left_out)
+            written = (item for item in ordered if not left_out or item.given not in left_out)
             feed_renames, feed_file, feed_refused = stage_feed(
-                folder, staged, written, stem, site, feed, lastmod_format)
+                folder, staged, written, stem, site, feed)
             renames = feed_renames + renames
         if html_view:
-            views = [
-                ViewFile(
-                    shard.items, name, shard.count,
-                    None if shard.newest is None else format_lastmod(shard.newest, lastmod_format),
-                )
-                for shard, name in zip(shards, files[1:] if is_index else files)
-            ]
+            views = [ViewFile(shard.items, name, shard.count, shard.newest)
+                     for shard, name in zip(shards, files[1:] if is_index else files)]
             view_renames, html_files, refused = stage_views(
                 folder, staged, views, filename if is_index else None, title, site.url,
                 feed_file,

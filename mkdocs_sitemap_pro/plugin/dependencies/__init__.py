@@ -1,6 +1,6 @@
 """What each page of an MkDocs build shows besides its source.
 
-``tracker`` puts it together: the files a page read (``core.reads`` observes them),
+``tracker`` puts it together: the files a page read (``core.page.reads`` observes them),
 mkdocstrings' objects and a blog's listed posts; ``cache`` keeps it for pages ``--dirty``
-does not render. ``core.shown`` dates a page by the newest of it all.
+does not render. ``core.page.shown`` dates a page by the newest of it all.
 """

@@ -11,7 +11,7 @@ from mkdocs_sitemap_pro.core.cache_values import (
     commit_id,
     object_id,
 )
-from mkdocs_sitemap_pro.core.git.blame import OLDER, LineDates
+from mkdocs_sitemap_pro.core.git.blame import OLDER, LineDates, Span
 from mkdocs_sitemap_pro.core.stamps import Stamp
 from mkdocs_sitemap_pro.plugin.dependencies.cache import flat_ints
 
@@ -27,11 +27,11 @@ def read_entries(files: object) -> dict[str, tuple[str, LineDates]]:
         dates = LineDates(_quads(runs), _quads(gaps))
         first = 1
         for run in dates.runs:  # in order, every line once: the counts match
-            if run[0] != first or run[1] < run[0]:
+            if run.first != first or run.last < run.first:
                 raise ValueError("runs that do not cover the file's lines in order")
-            first = run[1] + 1
+            first = run.last + 1
         for gap in dates.gaps:
-            if not 1 <= gap[0] < gap[1] <= dates.length:
+            if not 1 <= gap.first < gap.last <= dates.length:
                 raise ValueError("a gap outside the file")
         entries[key] = (commit_id(commit), dates)
     return entries
@@ -49,11 +49,11 @@ def read_heads(heads: object) -> dict[str, tuple[Stamp, str, int]]:
     return found
 
 
-def _quads(flat: object) -> tuple[tuple[int, int, int, int], ...]:
-    """``blame.json``'s runs (or gaps), four integers each in one flat list, as tuples:
+def _quads(flat: object) -> tuple[Span, ...]:
+    """``blame.json``'s runs (or gaps), four integers each in one flat list, as spans:
     lines from 1, an epoch in git's range (or a marker), a zone less than a day."""
     items = iter(flat_ints(flat, 4))
-    quads = tuple(zip(items, items, items, items))
+    quads = tuple(map(Span, items, items, items, items))
     for first, last, epoch, minutes in quads:
         if first < 1 or last < first or epoch < OLDER:
             raise ValueError("not lines and a date")

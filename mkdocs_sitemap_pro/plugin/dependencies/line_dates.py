@@ -61,7 +61,7 @@ Answers = dict[Lines, tuple[bool, dt.datetime | None]]
 
 
 class BuildLines:
-    """The line dates of one build's files shown in part (a ``core.shown.LineLookup``):
+    """The line dates of one build's files shown in part (a ``core.page.shown.LineLookup``):
     each part's answer, found once when the store checked it holds the file."""
 
     def __init__(self, answers: Mapping[bytes, Answers]) -> None:

@@ -4,7 +4,7 @@ Zensical reads mkdocs.yml but runs no MkDocs plugin. After it (or any builder th
 writes MkDocs' URL layout), this reads the config and the built HTML, dates the pages
 with the same one git pass and rules, and calls the plugin's own pipeline, so the files,
 robots.txt and messages are the plugin's. What it cannot see is the rendering: a page's
-dependencies are only those written in its source (``core.includes``).
+dependencies are only those written in its source (``core.page.includes``).
 """
 
 from __future__ import annotations
