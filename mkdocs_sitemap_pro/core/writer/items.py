@@ -88,8 +88,6 @@ def collect(
     datetime_type, timezone_type, utc = dt.datetime, dt.timezone, dt.timezone.utc
     texts = LastmodTexts(lastmod_format)
     utc_text = texts.utc_text
-    # Made as a tuple is: Item() costs 2,000 instructions an item more (11 % of writing).
-    new_item = tuple.__new__
 
     for entry in entries:
         raw = entry.loc
@@ -160,7 +158,7 @@ def collect(
             rest += _alternates_part(raw, entry)
 
         loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
-        append(new_item(Item, (loc, loc_xml, key, text, rest, has_alternates, raw)))
+        append(Item(loc, loc_xml, key, text, rest, has_alternates, raw))
     return Collected(items, dropped, dropped_lastmods, any_alternates)
 
 
