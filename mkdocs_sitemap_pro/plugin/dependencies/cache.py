@@ -20,21 +20,23 @@ only when someone else changed it, and an unchanged cache is not rewritten.
 
 from __future__ import annotations
 
-import json
 import os
 from itertools import chain
 from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import Any
 
-from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core import store
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["CACHE_FILE", "DependencyCache", "flat_ints"]
+__all__ = ["CACHE_FILE", "FORMAT", "DependencyCache", "flat_ints"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
-_VERSION = 5  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last]
-# pairs; 4 no stamp of a file shown in part
+# 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last] pairs; 4 no
+# stamp of a file shown in part; 5 no format name; 6 the store's envelope
+FORMAT = store.Format("mkdocs-sitemap-pro dependencies", 6)
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
 #: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts], [parts]], parts
@@ -61,16 +63,22 @@ class DependencyCache:
         self._entries, self._valid = {}, {}
         if self.path is None:
             return
-        try:
-            stamp = file_stamp(self.path)
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return  # no cache yet, or an unreadable one: every page is observed afresh
-        if (isinstance(data, dict) and data.get("version") == _VERSION
-                and data.get("dependencies") == self.depth):
-            pages = data.get("pages")
-            self._entries = pages if isinstance(pages, dict) else {}
+        stamp = file_stamp(self.path)
+        pages, why = store.load(self.path, FORMAT, self._pages)
+        if why is not None:  # every page is observed afresh
+            log.debug(f"{why}: what each page showed is observed again")
+        if pages is not None:
+            self._entries = pages
             self._written = stamp  # as if written here: the same pages are not written again
+
+    def _pages(self, data: dict[str, Any]) -> dict[str, _Entry]:
+        """The file's entries by src_uri (each checked when a page asks for it)."""
+        if data["dependencies"] != self.depth:
+            raise ValueError(f"kept for dependencies: {data['dependencies']}")
+        pages = data["pages"]
+        if not isinstance(pages, dict):
+            raise TypeError("not a table of pages")
+        return pages
 
     def refresh(self) -> None:
         """A new build: read the file again unless it is as this instance wrote it."""
@@ -150,15 +158,9 @@ class DependencyCache:
             return None
         if not changed and self._written is not None and file_stamp(self.path) == self._written:
             return None
-        text = json.dumps({"dependencies": self.depth, "pages": dict(sorted(entries.items())),
-                           "version": _VERSION})
-        try:
-            replace_file(self.path, (text + "\n").encode("utf-8"))
-        except OSError as error:
-            self._written = None
-            return str(error)
-        self._written = file_stamp(self.path)
-        return None
+        why = store.save(self.path, FORMAT, {"dependencies": self.depth, "pages": entries})
+        self._written = None if why is not None else file_stamp(self.path)
+        return why
 
 
 def _current(shown: Shown, stamps: tuple[str | None, ...]) -> Shown:
