@@ -21,6 +21,8 @@ from mkdocs_sitemap_pro.core.cache_values import (
     checked_date,
     commit_id,
     printable,
+    string,
+    strings,
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange, Unknown
 from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
@@ -75,9 +77,9 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
     """The map ``data`` holds, each value checked as git would give it (see
     ``core.cache_values``); ``ValueError`` (or ``TypeError``…) for anything else."""
     options = HistoryOptions(data["rule"], data["date"],
-                             tuple(_strings(data["ignore_commits"])))
-    boundary = frozenset(commit_id(b).encode("ascii") for b in _strings(data["boundary"]))
-    top = _string(data["top"])
+                             tuple(strings(data["ignore_commits"])))
+    boundary = frozenset(commit_id(b).encode("ascii") for b in strings(data["boundary"]))
+    top = string(data["top"])
     if not os.path.isabs(top):
         raise ValueError("the repository's folder is not an absolute path")
     key = MapKey(top, commit_id(data["head"]), boundary, options)
@@ -106,20 +108,9 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
             if type(oid) is not str or not valid_id(oid):  # commit_id, without a call per file
                 raise ValueError("not an object id")
             objects[key_name] = oid
-    links = frozenset(name.encode(encoding, errors) for name in _strings(data["links"]))
+    links = frozenset(name.encode(encoding, errors) for name in strings(data["links"]))
     if not links <= changes.keys():
         raise ValueError("a link that is not a file of the map")
-    said = tuple(printable(text) for text in _strings(data["said"]))
+    said = tuple(printable(text) for text in strings(data["said"]))
     return HistoryMap(key, changes, key.top, objects, links, said=said, made="kept")
 
-
-def _string(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("not a string")
-    return value
-
-
-def _strings(values: object) -> list[str]:
-    if not isinstance(values, list):
-        raise TypeError("not a list")
-    return [_string(v) for v in values]

@@ -2,7 +2,7 @@
 
 ``mkdocs build --dirty`` and ``mkdocs serve --dirty`` skip pages whose source is older
 than their HTML, so nothing observes what they include. The last observation is kept in
-``dependencies.json`` in ``cache_dir`` (with ``cache: false``, in memory only, for the
+``dependencies.json`` in ``cache_dir`` (a ``core.store`` file; with ``cache: false``, in memory only, for the
 builds of one process), by src_uri, with the stamp (mtime, size, inode) the source had:
 an entry is used only while the source has that stamp, one ``stat`` and no read. Paths
 are stored relative to the folder of mkdocs.yml, so the cache survives a move. A page
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core import store
+from mkdocs_sitemap_pro.core.cache_values import printable, string, strings
 from mkdocs_sitemap_pro.core.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 from mkdocs_sitemap_pro.plugin.report import log
@@ -100,29 +101,25 @@ class DependencyCache:
             return None
         known = self._valid.get(src_uri)
         if known is None or known[0] is not entry:
-            decoded = self._decode(entry)
-            if decoded is None:
+            try:
+                decoded = self._decode(entry)
+            except (TypeError, ValueError, IndexError, KeyError) as error:  # as if not kept
+                log.debug(printable(f"{self.path} cannot be used for {src_uri!r} ({error})"))
                 return None
             known = self._valid[src_uri] = (entry, *decoded)
         return _current(known[1], known[2])
 
-    def _decode(self, entry: list[object]) -> tuple[Shown, tuple[str | None, ...]] | None:
-        """An entry as the page showed it, and the stamp each file shown in part had."""
-        files, posts, parts = entry[1], entry[2], entry[3]
-        if not isinstance(files, list) or not isinstance(posts, list) or not isinstance(
-                parts, list):
-            return None
-        try:
-            in_part = tuple((os.path.normpath(self._prefix + str(part[0])), _pairs(part[1]))
-                            for part in parts)
-            stamps = tuple(part[2] if isinstance(part[2], str) else None for part in parts)
-        except (TypeError, ValueError, IndexError):
-            return None
-        return Shown(
-            frozenset(os.path.normpath(self._prefix + f) for f in files if isinstance(f, str)),
-            tuple(p for p in posts if isinstance(p, str)),
-            in_part,
-        ), stamps
+    def _decode(self, entry: list[object]) -> tuple[Shown, tuple[str | None, ...]]:
+        """An entry as the page showed it, and the stamp each file shown in part had;
+        ``ValueError`` (or ``TypeError``...) for one this cache would not write."""
+        files, posts, parts = strings(entry[1]), strings(entry[2]), entry[3]
+        if not isinstance(parts, list):
+            raise TypeError("not a list of parts")
+        in_part = tuple((os.path.normpath(self._prefix + string(part[0])),
+                         _pairs(part[1])) for part in parts)
+        stamps = tuple(part[2] if isinstance(part[2], str) else None for part in parts)
+        return Shown(frozenset(os.path.normpath(self._prefix + f) for f in files),
+                     tuple(posts), in_part), stamps
 
     def save(
         self, pages: Mapping[str, Shown], sources: Mapping[str, str],
