@@ -23,6 +23,8 @@ __all__ = [
     "commit_id",
     "object_id",
     "printable",
+    "string",
+    "strings",
 ]
 
 OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a full SHA-1 or SHA-256 id, as git prints it
@@ -78,6 +80,20 @@ def checked_offset(minutes: object) -> int:
     if type(minutes) is not int or not -_MAX_MINUTES <= minutes <= _MAX_MINUTES:
         raise ValueError("a zone out of range")
     return minutes
+
+
+def string(value: object) -> str:
+    """A string; ``TypeError`` if ``value`` is not one."""
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value
+
+
+def strings(values: object) -> list[str]:
+    """A list of strings; ``TypeError`` if ``values`` is not one."""
+    if not isinstance(values, list):
+        raise TypeError("not a list")
+    return [string(v) for v in values]
 
 
 def printable(text: str) -> str:

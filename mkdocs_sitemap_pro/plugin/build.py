@@ -148,7 +148,7 @@ class Build:
         assert self.dependencies is not None
         shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
         if trouble:
-            log.debug(f"the dependency cache could not be written: {trouble}")
+            log.debug(trouble)  # "<path> could not be written (why)"
         self.dependencies = self.dependencies._replace(
             pages=shown, missing=tuple(self.dependencies.missing))
 

@@ -131,10 +131,9 @@ class BuildHistory:
                 f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
                 f"raise git_timeout if the repository needs longer",))
         if store is not None and result.key is not None and result.made != "kept":
-            try:
-                save_map(store, result)
-            except OSError as error:
-                log.debug(f"the history map could not be kept in {store}: {error}")
+            why = save_map(store, result)
+            if why is not None:
+                log.debug(f"the history map could not be kept: {why}")
         self._result = self._dated = result
         if steps.previous is not None and result.key is not None and result.key.boundary:
             try:

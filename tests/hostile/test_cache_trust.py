@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
+
 import pytest
 
 from tests.support.dates import D1, D2, utc
@@ -122,13 +124,14 @@ def _lines_site(site: Site) -> Site:
     return site
 
 
-@pytest.mark.parametrize("runs", [
-    [1, 4, 10**15, 0],  # an epoch no datetime holds
-    [1, 4, 978307200, 100000],  # minutes east of UTC beyond a day
-    [1, 2, 978307200, 0],  # two lines of a file of four
+@pytest.mark.parametrize("runs, refused", [
+    ([1, 4, 10**15, 0], True),  # an epoch no datetime holds
+    ([1, 4, 978307200, 100000], True),  # minutes east of UTC beyond a day
+    ([1, 2, 978307200, 0], False),  # two lines of a file of four: a well-formed file's
 ])
-def test_a_bad_blame_cache_is_as_good_as_none(site, runs):
-    """``blame.json`` (dependencies: lines) with a run git could not have written."""
+def test_a_bad_blame_cache_is_as_good_as_none(site, runs, refused):
+    """``blame.json`` (dependencies: lines) with a run git could not have written: one
+    out of range is refused at DEBUG; one of another length is simply not this file's."""
     _lines_site(site)
     first = _dates(site.build())
     assert first[SITE_URL + "a/"] == utc(D1)  # lines 1-2 changed first, line 4 second
@@ -141,3 +144,31 @@ def test_a_bad_blame_cache_is_as_good_as_none(site, runs):
     built = site.build()
     assert _dates(built) == first
     assert not built.messages()
+    said = any("blame.json cannot be used" in m for m in built.messages(logging.DEBUG))
+    assert said == refused
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"\x00\xff{\"version\": ")
+
+
+def _older(path: Path) -> None:
+    """Valid JSON of the version before (the body as this version writes it)."""
+    data = json.loads(path.read_text())
+    data["version"] -= 1
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("damage", [_garbage, _older])
+@pytest.mark.parametrize("name", ["history.json", "dependencies.json", "blame.json"])
+def test_a_cache_file_the_store_cannot_use_is_as_good_as_none(site, name, damage):
+    """Every cache file (``core.store``): garbage, or a file of another version, gives
+    the dates of a build without it, and one DEBUG line naming the file; no warning."""
+    _lines_site(site)
+    first = _dates(site.build())
+    damage(site.root / CACHE / name)
+    built = site.build()
+    assert _dates(built) == first
+    assert not built.messages()
+    said = [m for m in built.messages(logging.DEBUG) if f"{name} cannot be used" in m]
+    assert len(said) == 1, built.messages(logging.DEBUG)

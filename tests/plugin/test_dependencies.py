@@ -13,7 +13,7 @@ expected date is git's own per-file answer (``git log -1 [--first-parent] -- <fi
 from __future__ import annotations
 
 import datetime as dt
-
+import json
 import logging
 import shutil
 from pathlib import Path
@@ -266,6 +266,22 @@ def test_a_dirty_rebuild_keeps_dependency_dates_from_the_cache(site: Site) -> No
     assert lastmods(bare)["snip.md"] == git_date(site.root, "docs/snip.md", "first-parent")
     assert any("'snip.md': not rendered in this build and not in the dependency cache"
                in m for m in bare.messages(logging.DEBUG))
+
+
+def test_a_cache_entry_of_the_wrong_shape_is_as_good_as_none(site: Site) -> None:
+    """An entry naming a file by a number (a hand-edited ``dependencies.json``): the
+    unrendered page is dated as with no cache, said at DEBUG naming the file."""
+    _site(site, "first-parent")
+    site.build()
+    cache = site.root / ".cache/plugin/sitemap-pro/dependencies.json"
+    data = json.loads(cache.read_text())
+    data["pages"]["inc.md"][1].append(7)
+    cache.write_text(json.dumps(data))
+    _change(site, "includes/part.md", day(40))
+    dirty = site.build(dirty=True)
+    assert lastmods(dirty)["inc.md"] == git_date(site.root, "docs/inc.md", "first-parent")
+    assert any("dependencies.json cannot be used for 'inc.md'" in m
+               for m in dirty.messages(logging.DEBUG))
 
 
 def test_a_changed_source_invalidates_its_cache_entry(site: Site) -> None:

@@ -1,8 +1,7 @@
-"""A history map kept on disk between builds: one versioned JSON file, written atomically.
+"""A history map kept on disk between builds: ``history.json``, a ``core.store`` file.
 
-A file that cannot be read, is not JSON, is of another format version or does not hold
-what a map needs is as good as none (the map is walked again): every value is checked as
-git would give it (ids, dates with their zone and in git's range, indexes that match).
+A file the store cannot use or that does not hold what a map needs is as good as none
+(the map is walked again): every value is checked as git would give it (ids, dates with their zone and in git's range, indexes that match).
 Its dates are not trusted even then: ``map_check`` confirms them with git before use. Paths are git's names (bytes) decoded with the file system's encoding
 and ``surrogateescape``, so any name git prints survives the round trip; dates keep
 their commit's own zone.
@@ -10,32 +9,32 @@ their commit's own zone.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core import store
 from mkdocs_sitemap_pro.core.cache_values import (
     OBJECT_ID as _OBJECT_ID,
     REASONS,
     checked_date,
     commit_id,
     printable,
+    string,
+    strings,
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange, Unknown
 from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
 
-__all__ = ["FORMAT_VERSION", "load_map", "save_map"]
+__all__ = ["FORMAT", "load_map", "save_map"]
 
-FORMAT_VERSION = 3  # 2: each file's object id beside its change; 3: symbolic links
-_FORMAT = "mkdocs-sitemap-pro history map"
+# 2: each file's object id beside its change; 3: symbolic links; 4: the store's envelope
+FORMAT = store.Format("mkdocs-sitemap-pro history map", 4)
 
 
-def save_map(path: Path, history: HistoryMap) -> None:
-    """Write ``history`` (one with a key) to ``path``; ``OSError`` if it cannot be."""
+def save_map(path: Path, history: HistoryMap) -> str | None:
+    """Write ``history`` (one with a key) to ``path``; why it could not be, or None."""
     assert history.key is not None, "a map without a key is not kept"
     top, head, boundary, options = history.key
     commits: dict[str, int] = {}
@@ -51,9 +50,7 @@ def save_map(path: Path, history: HistoryMap) -> None:
             files[os.fsdecode(name)] = [index, objects.get(name, "")]
         else:
             files[os.fsdecode(name)] = [change.reason, objects.get(name, "")]
-    data = {
-        "format": _FORMAT,
-        "version": FORMAT_VERSION,
+    return store.save(path, FORMAT, {
         "top": top,
         "head": head,
         "boundary": sorted(b.decode("ascii") for b in boundary),
@@ -64,36 +61,25 @@ def save_map(path: Path, history: HistoryMap) -> None:
         "commits": table,
         "files": files,
         "links": sorted(os.fsdecode(name) for name in history.links),
-    }
-    replace_file(path, json.dumps(data, separators=(",", ":"), sort_keys=True).encode())
+    })
 
 
 def load_map(path: Path, refused: list[str] | None = None) -> HistoryMap | None:
     """The map kept at ``path``, or None when there is none that can be used (then
     ``refused``, if given, gets why: a missing file says nothing)."""
-    try:
-        data = json.loads(path.read_bytes())
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
-        return _decode(data)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError,
-            OverflowError) as error:
-        if refused is not None:
-            refused.append(printable(f"{path} cannot be used ({type(error).__name__}: {error})"))
-        return None
+    kept, why = store.load(path, FORMAT, _decode)
+    if why is not None and refused is not None:
+        refused.append(why)
+    return kept
 
 
 def _decode(data: dict[str, Any]) -> HistoryMap:
     """The map ``data`` holds, each value checked as git would give it (see
     ``core.cache_values``); ``ValueError`` (or ``TypeError``…) for anything else."""
-    if data.get("format") != _FORMAT or data.get("version") != FORMAT_VERSION:
-        raise ValueError("another format or version")
     options = HistoryOptions(data["rule"], data["date"],
-                             tuple(_strings(data["ignore_commits"])))
-    boundary = frozenset(commit_id(b).encode("ascii") for b in _strings(data["boundary"]))
-    top = _string(data["top"])
+                             tuple(strings(data["ignore_commits"])))
+    boundary = frozenset(commit_id(b).encode("ascii") for b in strings(data["boundary"]))
+    top = string(data["top"])
     if not os.path.isabs(top):
         raise ValueError("the repository's folder is not an absolute path")
     key = MapKey(top, commit_id(data["head"]), boundary, options)
@@ -122,20 +108,9 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
             if type(oid) is not str or not valid_id(oid):  # commit_id, without a call per file
                 raise ValueError("not an object id")
             objects[key_name] = oid
-    links = frozenset(name.encode(encoding, errors) for name in _strings(data["links"]))
+    links = frozenset(name.encode(encoding, errors) for name in strings(data["links"]))
     if not links <= changes.keys():
         raise ValueError("a link that is not a file of the map")
-    said = tuple(printable(text) for text in _strings(data["said"]))
+    said = tuple(printable(text) for text in strings(data["said"]))
     return HistoryMap(key, changes, key.top, objects, links, said=said, made="kept")
 
-
-def _string(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("not a string")
-    return value
-
-
-def _strings(values: object) -> list[str]:
-    if not isinstance(values, list):
-        raise TypeError("not a list")
-    return [_string(v) for v in values]

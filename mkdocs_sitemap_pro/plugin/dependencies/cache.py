@@ -2,7 +2,7 @@
 
 ``mkdocs build --dirty`` and ``mkdocs serve --dirty`` skip pages whose source is older
 than their HTML, so nothing observes what they include. The last observation is kept in
-``dependencies.json`` in ``cache_dir`` (with ``cache: false``, in memory only, for the
+``dependencies.json`` in ``cache_dir`` (a ``core.store`` file; with ``cache: false``, in memory only, for the
 builds of one process), by src_uri, with the stamp (mtime, size, inode) the source had:
 an entry is used only while the source has that stamp, one ``stat`` and no read. Paths
 are stored relative to the folder of mkdocs.yml, so the cache survives a move. A page
@@ -20,21 +20,24 @@ only when someone else changed it, and an unchanged cache is not rewritten.
 
 from __future__ import annotations
 
-import json
 import os
 from itertools import chain
 from collections.abc import Collection, Mapping
 from pathlib import Path
+from typing import Any
 
-from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core import store
+from mkdocs_sitemap_pro.core.cache_values import printable, string, strings
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["CACHE_FILE", "DependencyCache", "flat_ints"]
+__all__ = ["CACHE_FILE", "FORMAT", "DependencyCache", "flat_ints"]
 
 CACHE_FILE = "dependencies.json"  # in cache_dir
-_VERSION = 5  # 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last]
-# pairs; 4 no stamp of a file shown in part
+# 1 held a SHA-256 of each source; 2 no files shown in part; 3 [first, last] pairs; 4 no
+# stamp of a file shown in part; 5 no format name; 6 the store's envelope
+FORMAT = store.Format("mkdocs-sitemap-pro dependencies", 6)
 
 #: One page's entry as the file holds it: "mtime:size:inode" for a page that showed
 #: nothing, else ["mtime:size:inode", [files, relative, sorted], [posts], [parts]], parts
@@ -61,16 +64,22 @@ class DependencyCache:
         self._entries, self._valid = {}, {}
         if self.path is None:
             return
-        try:
-            stamp = file_stamp(self.path)
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return  # no cache yet, or an unreadable one: every page is observed afresh
-        if (isinstance(data, dict) and data.get("version") == _VERSION
-                and data.get("dependencies") == self.depth):
-            pages = data.get("pages")
-            self._entries = pages if isinstance(pages, dict) else {}
+        stamp = file_stamp(self.path)
+        pages, why = store.load(self.path, FORMAT, self._pages)
+        if why is not None:  # every page is observed afresh
+            log.debug(f"{why}: what each page showed is observed again")
+        if pages is not None:
+            self._entries = pages
             self._written = stamp  # as if written here: the same pages are not written again
+
+    def _pages(self, data: dict[str, Any]) -> dict[str, _Entry]:
+        """The file's entries by src_uri (each checked when a page asks for it)."""
+        if data["dependencies"] != self.depth:
+            raise ValueError(f"kept for dependencies: {data['dependencies']}")
+        pages = data["pages"]
+        if not isinstance(pages, dict):
+            raise TypeError("not a table of pages")
+        return pages
 
     def refresh(self) -> None:
         """A new build: read the file again unless it is as this instance wrote it."""
@@ -92,29 +101,25 @@ class DependencyCache:
             return None
         known = self._valid.get(src_uri)
         if known is None or known[0] is not entry:
-            decoded = self._decode(entry)
-            if decoded is None:
+            try:
+                decoded = self._decode(entry)
+            except (TypeError, ValueError, IndexError, KeyError) as error:  # as if not kept
+                log.debug(printable(f"{self.path} cannot be used for {src_uri!r} ({error})"))
                 return None
             known = self._valid[src_uri] = (entry, *decoded)
         return _current(known[1], known[2])
 
-    def _decode(self, entry: list[object]) -> tuple[Shown, tuple[str | None, ...]] | None:
-        """An entry as the page showed it, and the stamp each file shown in part had."""
-        files, posts, parts = entry[1], entry[2], entry[3]
-        if not isinstance(files, list) or not isinstance(posts, list) or not isinstance(
-                parts, list):
-            return None
-        try:
-            in_part = tuple((os.path.normpath(self._prefix + str(part[0])), _pairs(part[1]))
-                            for part in parts)
-            stamps = tuple(part[2] if isinstance(part[2], str) else None for part in parts)
-        except (TypeError, ValueError, IndexError):
-            return None
-        return Shown(
-            frozenset(os.path.normpath(self._prefix + f) for f in files if isinstance(f, str)),
-            tuple(p for p in posts if isinstance(p, str)),
-            in_part,
-        ), stamps
+    def _decode(self, entry: list[object]) -> tuple[Shown, tuple[str | None, ...]]:
+        """An entry as the page showed it, and the stamp each file shown in part had;
+        ``ValueError`` (or ``TypeError``...) for one this cache would not write."""
+        files, posts, parts = strings(entry[1]), strings(entry[2]), entry[3]
+        if not isinstance(parts, list):
+            raise TypeError("not a list of parts")
+        in_part = tuple((os.path.normpath(self._prefix + string(part[0])),
+                         _pairs(part[1])) for part in parts)
+        stamps = tuple(part[2] if isinstance(part[2], str) else None for part in parts)
+        return Shown(frozenset(os.path.normpath(self._prefix + f) for f in files),
+                     tuple(posts), in_part), stamps
 
     def save(
         self, pages: Mapping[str, Shown], sources: Mapping[str, str],
@@ -150,15 +155,9 @@ class DependencyCache:
             return None
         if not changed and self._written is not None and file_stamp(self.path) == self._written:
             return None
-        text = json.dumps({"dependencies": self.depth, "pages": dict(sorted(entries.items())),
-                           "version": _VERSION})
-        try:
-            replace_file(self.path, (text + "\n").encode("utf-8"))
-        except OSError as error:
-            self._written = None
-            return str(error)
-        self._written = file_stamp(self.path)
-        return None
+        why = store.save(self.path, FORMAT, {"dependencies": self.depth, "pages": entries})
+        self._written = None if why is not None else file_stamp(self.path)
+        return why
 
 
 def _current(shown: Shown, stamps: tuple[str | None, ...]) -> Shown:

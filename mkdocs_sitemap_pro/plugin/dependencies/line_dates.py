@@ -16,19 +16,17 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core import store
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.cache_values import printable
 from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
@@ -38,10 +36,12 @@ from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
 from mkdocs_sitemap_pro.plugin.dependencies.blame_file import read_entries, read_heads
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["BLAME_FILE", "BuildLines", "LineDateStore"]
+__all__ = ["BLAME_FILE", "FORMAT", "BuildLines", "LineDateStore"]
 
 BLAME_FILE = "blame.json"  # in cache_dir
-_VERSION = 4  # 1 had no gaps, 2 no OLDER runs (each line was dated), 3 rows of four, no heads
+# 1 had no gaps, 2 no OLDER runs (each line was dated), 3 rows of four, no heads, 4 no
+# format name, 5 the store's envelope
+FORMAT = store.Format("mkdocs-sitemap-pro line dates", 5)
 _QUOTED = re.compile(rb'[\x00-\x1f"\\\x7f]')  # names git's diff headers would quote
 _WORKERS = min(4, os.cpu_count() or 1)  # git blame is CPU-bound: one per core, a few at most
 
@@ -93,17 +93,11 @@ class LineDateStore:
         self._loaded = True
         if self.path is None:
             return
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return
-        if not isinstance(data, dict) or data.get("version") != _VERSION:
-            return
-        try:
-            self._entries, self._heads = read_entries(data["files"]), read_heads(data["heads"])
-        except (TypeError, ValueError, KeyError, AttributeError) as error:
-            self._entries, self._heads = {}, {}
-            log.debug(printable(f"{self.path} cannot be used ({error}): lines are dated again"))
+        kept, why = store.load(self.path, FORMAT, _decode)
+        if why is not None:
+            log.debug(f"{why}: lines are dated again")
+        if kept is not None:
+            self._entries, self._heads = kept
 
     def dates(self, history: GitHistory, options: HistoryOptions, pages: Iterable[Shown],
               timeout: float) -> BuildLines:
@@ -225,12 +219,15 @@ class LineDateStore:
                  for key, (commit, dates) in sorted(self._entries.items())}
         heads = {name: [*stamp, oid, length]
                  for name, (stamp, oid, length) in sorted(self._heads.items())}
-        text = json.dumps({"files": files, "heads": heads, "version": _VERSION},
-                          separators=(",", ":"))
-        try:
-            replace_file(self.path, (text + "\n").encode("utf-8"))
-        except OSError as error:
-            log.debug(f"the line dates could not be kept to {self.path}: {error}")
+        why = store.save(self.path, FORMAT, {"files": files, "heads": heads})
+        if why is not None:
+            log.debug(f"the line dates could not be kept: {why}")
+
+
+def _decode(data: dict[str, Any]) -> tuple[dict[str, tuple[str, LineDates]],
+                                           dict[str, tuple[Stamp, str, int]]]:
+    """``blame.json``'s body: its files' line dates and the files found HEAD's."""
+    return read_entries(data["files"]), read_heads(data["heads"])
 
 
 def _key(name: bytes, options: HistoryOptions) -> str:
