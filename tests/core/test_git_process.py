@@ -340,6 +340,10 @@ def test_a_signal_ends_git_then_the_process_as_before(fake_git: FakeGit, tmp_pat
         assert child.stdout is not None
         ready, _, _ = select.select([child.stdout], [], [], 30)
         assert ready and child.stdout.readline() == b"ready\n"
+        # The script and its sleep; the script's last ``mv`` may still be exiting.
+        settled = time.monotonic() + 5
+        while len(fake_git.left()) != 2 and time.monotonic() < settled:
+            time.sleep(0.01)
         assert len(fake_git.left()) == 2
         began = time.monotonic()
         child.send_signal(signum)
