@@ -30,6 +30,8 @@ from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, r
 # by identity, since an Enum's ``value`` is a Python-level property, slow once a page.
 _EXCLUDED = tuple(level for level in InclusionLevel if level.is_excluded())
 
+_NOTHING = HeadDirectives()  # a head that says nothing of indexing
+
 #: How far a file's modification time may lag the clock (the kernel stamps files with a
 #: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
 #: was written are read again, in case another plugin replaced them.
@@ -122,6 +124,11 @@ class PageCollector:
     def record(self, page: Page, head: HeadDirectives) -> None:
         """Remember a rendered page's metadata and head directives (``read_head``)."""
         src_uri = page.file.src_uri
+        if (head.canonical is not None and self._kept is None and self._moved is None
+                and head == (False, page.canonical_url or page.file.url, False)):
+            # A canonical link to the page itself says what no link says (``collect``
+            # compares it with this URL): not held through the build (most pages have one).
+            head = _NOTHING
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
         self._seen[src_uri] = Seen(page.meta, head, src_uri in self._unparsed)
         self.rendered_files[src_uri] = page.file
