@@ -153,7 +153,7 @@ class DependencyCache:
         text = json.dumps({"dependencies": self.depth, "pages": dict(sorted(entries.items())),
                            "version": _VERSION})
         try:
-            replace_file(self.path, (text + "\n").encode("utf-8"))
+            replace_file(self.path, (text.encode("utf-8"), b"\n"))  # the text copied once
         except OSError as error:
             self._written = None
             return str(error)
