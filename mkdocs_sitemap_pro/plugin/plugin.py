@@ -206,6 +206,11 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build, self._build = self._build, None
         if build is None or build.files is None:
             return None
+        dependencies = build.dependencies(self.config)
+        if not self._serving:
+            # No build of this process reuses what the caches hold (their files are
+            # written by now): let it go before the sitemap is written, at the peak.
+            self._tracking.forget()
         return pipeline.Build(
             config=config,
             files=build.files,
@@ -213,7 +218,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             history=build.history,
             build_time=build.build_time,
             serving=self._serving,
-            dependencies=build.dependencies(self.config),
+            dependencies=dependencies,
             kept=self._kept if self._serving else None,
             dater=build.dater,
             page_dates=build.page_dates,

@@ -93,8 +93,12 @@ class Walk:
                 f"git log failed in {self.top} (exit status {status}): "
                 f"{detail or 'no message'}; files it did not reach are not dated."
             )
+        # Keyed by the tree's names, not by git log's copies of them: one copy of each
+        # name is held through the build.
+        found, self.answers = self.answers, {}
         for key in self.want:
-            if key not in self.answers:
+            answer = found.get(key)
+            if answer is None:
                 if key in self.touched_by_ignored:
                     reason = "ignored"
                 elif self.failure:
@@ -103,7 +107,8 @@ class Walk:
                     reason = "shallow"
                 else:
                     reason = "ignored"
-                self.answers[key] = Unknown(reason)
+                answer = Unknown(reason)
+            self.answers[key] = answer
         return self.answers
 
     def from_base(self, files: set[bytes]) -> set[bytes]:
