@@ -30,7 +30,7 @@ GZIP_LEVEL = 6
 
 # Callers gather text into chunks of about this many bytes before writing: memory stays
 # bounded per file while write and compress calls stay few.
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
 
 
 def open_new(path: Path) -> BinaryIO:

@@ -54,7 +54,7 @@ class Collection:
         self.pages: list[SitemapPage] = []
         self.left_out: dict[str, str] = {}  # src_uri -> reason
         self.problems: list[tuple[str, str]] = []  # (src_uri, message) for warnings
-        self.said: dict[str, Seen] = {}  # src_uri -> what it said
+        self.said: dict[str, Seen] = {}  # src_uri -> what it said (when pages are kept)
         self.clock_bound = False  # a setting was judged against the build time and refused
 
 
@@ -151,7 +151,6 @@ class PageCollector:
             # A file's time may lag the clock by a tick of the kernel's coarse clock:
             # a page written just before is read again, which is only slower.
             since = self._written_at - _CLOCK_SLACK_NS
-            self._rendered = {}
             for src_uri, seen in self._seen.items():
                 file = self.rendered_files[src_uri]
                 try:
@@ -159,11 +158,11 @@ class PageCollector:
                         os.stat(file.abs_dest_path).st_mtime_ns >= since)
                 except OSError:
                     replaced = False
-                if replaced:
-                    seen = seen._replace(head=head_on_disk(file))
-                self._rendered[src_uri] = seen
+                if replaced:  # (in place: no second table of every page)
+                    seen = self._seen[src_uri] = seen._replace(head=head_on_disk(file))
                 if self._kept is not None:
                     self._kept.keep(file, seen)
+            self._rendered = self._seen
         return self._rendered
 
     def collect(self, files: Files) -> Collection:
@@ -180,7 +179,8 @@ class PageCollector:
             seen = rendered.get(file.src_uri)
             if seen is None:
                 seen = self._unrendered(file)
-            result.said[file.src_uri] = seen
+            if self._kept is not None:  # for a later build to compare (serve) only
+                result.said[file.src_uri] = seen
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (

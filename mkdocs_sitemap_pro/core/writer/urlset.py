@@ -157,7 +157,7 @@ def _later(item: Item, than: Item) -> bool:
     return item[2] is not None and than[2] is not None and item[2] > than[2]
 
 
-_BLOCK = 8192  # entries serialised at a time: bounded memory, C-speed list operations
+_BLOCK = 2048  # entries serialised at a time: bounded memory, C-speed list operations
 _newest_of = itemgetter(2)
 
 
