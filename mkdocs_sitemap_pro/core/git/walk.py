@@ -23,6 +23,7 @@ __all__ = ["Base", "Walk", "raw_date"]
 
 _SHALLOW = Unknown("shallow")
 
+
 def raw_date(line: bytes, zones: dict[bytes, timezone]) -> datetime:
     """The date of a raw ``committer``/``author`` line (``... <epoch> <+hhmm>``);
     ``zones`` keeps each zone made (a walk meets few, thousands of times)."""
