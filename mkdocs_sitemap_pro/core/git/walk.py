@@ -95,9 +95,10 @@ class Walk:
                 f"{detail or 'no message'}; files it did not reach are not dated."
             )
         # Keyed by the tree's names, not by git log's copies of them: one copy of each
-        # name is held through the build.
+        # name is held through the build. In name order: the same history gives the
+        # same map, and the same file where it is kept (``map_store``).
         found, self.answers = self.answers, {}
-        for key in self.want:
+        for key in sorted(self.want):
             answer = found.get(key)
             if answer is None:
                 if key in self.touched_by_ignored:
