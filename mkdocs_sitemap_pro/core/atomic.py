@@ -15,6 +15,7 @@ import io
 import os
 import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -29,7 +30,7 @@ GZIP_LEVEL = 6
 
 # Callers gather text into chunks of about this many bytes before writing: memory stays
 # bounded per file while write and compress calls stay few.
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
 
 
 def open_new(path: Path) -> BinaryIO:
@@ -37,15 +38,19 @@ def open_new(path: Path) -> BinaryIO:
     return open(path, "xb")
 
 
-def replace_file(path: Path, data: bytes) -> None:
+def replace_file(path: Path, data: bytes | Iterable[bytes]) -> None:
     """Write one file whole or not at all (a cache file): a unique temporary name in the
     same folder (created with its parents), renamed over ``path``. ``OSError`` on failure,
-    with no temporary file left."""
+    with no temporary file left. ``data``: the bytes, or parts written one after the other."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(temp_name(path.name, secrets.token_hex(_TOKEN_BYTES)))
     try:
         with open_new(temp) as out:
-            out.write(data)
+            if isinstance(data, bytes):
+                out.write(data)
+            else:
+                for part in data:
+                    out.write(part)
         os.replace(temp, path)
     finally:  # every way out, an interrupt included: no temporary file is left
         temp.unlink(missing_ok=True)

@@ -151,6 +151,7 @@ class Build:
             log.debug(trouble)  # "<path> could not be written (why)"
         self.dependencies = self.dependencies._replace(
             pages=shown, missing=tuple(self.dependencies.missing))
+        self.tracker = None  # used up: what it observed lets go with the caches
 
     def dater(self) -> Dater:
         """The build's one ``Dater``, made on first use (from ``on_env`` on, or at the

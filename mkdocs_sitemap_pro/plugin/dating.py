@@ -83,6 +83,8 @@ class Dater:
         self.dependencies = dependencies if mode == "git" and history is not None else None
         self._page_of = page_of
         self._dates: dict[str, PageDate] = {}
+        # Shared dates of pages dated by their own source (see _by_own_source).
+        self._shared: dict[tuple[Lastmod, dt.timedelta | None], PageDate] = {}
 
     def date(self, page: SitemapPage) -> PageDate:
         """The page's lastmod (the same answer every time it is asked in a build)."""
@@ -100,8 +102,8 @@ class Dater:
             found = self._with_dependencies(page, history, deps)
         else:
             when, reason = self._derived(page)
-            found = (PageDate(when, self._mode, notes=self._by_source(page))
-                     if when is not None else PageDate(None, "", reason))
+            found = self._by_own_source(page, when) if when is not None else PageDate(
+                None, "", reason)
         if found.when is not None:
             return found
         if self._mode == "none":
@@ -126,6 +128,18 @@ class Dater:
             return _mtime(page.source_path), "no source file"
         return None, "lastmod: none"
 
+    def _by_own_source(self, page: SitemapPage, when: dt.date | dt.datetime) -> PageDate:
+        """The date of a page dated by its own source. Without DEBUG notes, every page a
+        commit dated has the same one: one is kept per commit's date, not one a page."""
+        if self._detail or self._mode != "git":
+            return PageDate(when, self._mode, notes=self._by_source(page))
+        # Keyed with the zone too: equal instants in two zones are written differently.
+        key = (when, when.utcoffset() if isinstance(when, dt.datetime) else None)
+        shared = self._shared.get(key)
+        if shared is None:
+            shared = self._shared[key] = PageDate(when, self._mode)
+        return shared
+
     def _by_source(self, page: SitemapPage) -> tuple[str, ...]:
         """The DEBUG note of a page git dated by its own source: which file that is."""
         if not self._detail or self._mode != "git" or page.source_path is None:
@@ -145,7 +159,7 @@ class Dater:
                 return PageDate(None, "", found.reason)
             if entry is None or not (entry.files or entry.posts or entry.parts):
                 # it showed nothing (most pages)
-                return PageDate(found.when, "git", notes=self._by_source(page))
+                return self._by_own_source(page, found.when)
             change = found
         # A generated page has no source of its own: what it shows dates it, if anything.
         decision = decide(change, entry, deps, history)

@@ -29,7 +29,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
     Manifest,
     ManifestError,
     carry,
-    manifest_bytes,
+    manifest_chunks,
     manifest_name,
     parse_manifest,
     path_key,
@@ -161,7 +161,7 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
     manifest = Manifest(history.key.head, history.key.options, files,
                         frozenset(path_key(url.encode("utf-8")) for url in left_out))
     written = manifest_name(filename)
-    replace_file(site_dir / written, manifest_bytes(manifest))
+    replace_file(site_dir / written, manifest_chunks(manifest))
     return written
 
 

@@ -30,6 +30,8 @@ from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, r
 # by identity, since an Enum's ``value`` is a Python-level property, slow once a page.
 _EXCLUDED = tuple(level for level in InclusionLevel if level.is_excluded())
 
+_NOTHING = HeadDirectives()  # a head that says nothing of indexing
+
 #: How far a file's modification time may lag the clock (the kernel stamps files with a
 #: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
 #: was written are read again, in case another plugin replaced them.
@@ -52,7 +54,7 @@ class Collection:
         self.pages: list[SitemapPage] = []
         self.left_out: dict[str, str] = {}  # src_uri -> reason
         self.problems: list[tuple[str, str]] = []  # (src_uri, message) for warnings
-        self.said: dict[str, Seen] = {}  # src_uri -> what it said
+        self.said: dict[str, Seen] = {}  # src_uri -> what it said (when pages are kept)
         self.clock_bound = False  # a setting was judged against the build time and refused
 
 
@@ -122,6 +124,11 @@ class PageCollector:
     def record(self, page: Page, head: HeadDirectives) -> None:
         """Remember a rendered page's metadata and head directives (``read_head``)."""
         src_uri = page.file.src_uri
+        if (head.canonical is not None and self._kept is None and self._moved is None
+                and head == (False, page.canonical_url or page.file.url, False)):
+            # A canonical link to the page itself says what no link says (``collect``
+            # compares it with this URL): not held through the build (most pages have one).
+            head = _NOTHING
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
         self._seen[src_uri] = Seen(page.meta, head, src_uri in self._unparsed)
         self.rendered_files[src_uri] = page.file
@@ -144,7 +151,6 @@ class PageCollector:
             # A file's time may lag the clock by a tick of the kernel's coarse clock:
             # a page written just before is read again, which is only slower.
             since = self._written_at - _CLOCK_SLACK_NS
-            self._rendered = {}
             for src_uri, seen in self._seen.items():
                 file = self.rendered_files[src_uri]
                 try:
@@ -152,11 +158,11 @@ class PageCollector:
                         os.stat(file.abs_dest_path).st_mtime_ns >= since)
                 except OSError:
                     replaced = False
-                if replaced:
-                    seen = seen._replace(head=head_on_disk(file))
-                self._rendered[src_uri] = seen
+                if replaced:  # (in place: no second table of every page)
+                    seen = self._seen[src_uri] = seen._replace(head=head_on_disk(file))
                 if self._kept is not None:
                     self._kept.keep(file, seen)
+            self._rendered = self._seen
         return self._rendered
 
     def collect(self, files: Files) -> Collection:
@@ -173,7 +179,8 @@ class PageCollector:
             seen = rendered.get(file.src_uri)
             if seen is None:
                 seen = self._unrendered(file)
-            result.said[file.src_uri] = seen
+            if self._kept is not None:  # for a later build to compare (serve) only
+                result.said[file.src_uri] = seen
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (

@@ -179,6 +179,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         if build is None or not build.converted:
             return None
         build.finish()
+        if not self._serving:
+            # No build of this process reuses what the caches hold (their files are
+            # written by now): let it go before the sitemap is written, at the peak.
+            self._tracking.forget()
         return build
 
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from mkdocs_sitemap_pro.core.deploy import manifest as manifest_module
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, Unknown
 from mkdocs_sitemap_pro.core.deploy.manifest import (
     MAX_BYTES,
@@ -56,6 +57,20 @@ def test_bytes_are_reproducible_sorted_and_hold_no_path() -> None:
     assert data["files"][path_key(b"docs/index.md")] == ["1" * 40, int(T1.timestamp())]
     # What json.dumps writes itself, keys sorted (the files part is written by hand).
     assert one == json.dumps(data, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 5])
+def test_bytes_written_in_parts_are_json_dumps_of_the_whole(
+        monkeypatch: pytest.MonkeyPatch, count: int) -> None:
+    # The files part is written a few entries at a time (2 here): the same bytes.
+    monkeypatch.setattr(manifest_module, "_FILES_PER_CHUNK", 2)
+    files = {f"docs/{n}.md": (f"{n}" * 40, T1 if n % 2 else T2) for n in range(count)}
+    written = manifest(**files)._replace(left_out=frozenset({path_key(b"hidden/")}))
+    raw = manifest_bytes(written)
+    assert len(list(manifest_module.manifest_chunks(written))) == 2 + (count + 1) // 2
+    data = json.loads(raw)
+    assert len(data["files"]) == count
+    assert raw == json.dumps(data, sort_keys=True, separators=(",", ":")).encode() + b"\n"
 
 
 def test_round_trip() -> None:

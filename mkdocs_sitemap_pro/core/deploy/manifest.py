@@ -17,7 +17,8 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from json.encoder import encode_basestring_ascii as _string  # what json.dumps writes
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange
@@ -31,6 +32,7 @@ __all__ = [
     "ManifestError",
     "carry",
     "manifest_bytes",
+    "manifest_chunks",
     "manifest_name",
     "parse_manifest",
     "path_key",
@@ -96,17 +98,41 @@ def path_keys(names: Iterable[bytes]) -> list[str]:
 def manifest_bytes(manifest: Manifest) -> bytes:
     """The manifest as published: compact JSON, keys sorted, one final newline. Each
     file's date is in seconds since the epoch (git's dates are whole seconds)."""
+    return b"".join(manifest_chunks(manifest))
+
+
+#: Files written per chunk of ``manifest_chunks``.
+_FILES_PER_CHUNK = 4096
+
+
+def manifest_chunks(manifest: Manifest) -> Iterator[bytes]:
+    """``manifest_bytes`` in parts, to be written one after the other.
+
+    The files part (one entry a file HEAD dated, tens of thousands on a large site) is
+    written a few thousand entries at a time, each string escaped as ``json.dumps``
+    escapes it: ``json.dumps`` of the whole holds its text twice (the text and its
+    bytes) and its thousands of small parts while it works, at the build's peak of
+    memory. The same bytes as ``json.dumps(..., sort_keys=True)`` of the whole."""
     options = manifest.options
-    listed = manifest.files
-    return json.dumps({
+    head = json.dumps({
         "commit": manifest.commit,
-        "files": {key: (oid, int(when.timestamp())) for key, (oid, when) in listed.items()},
         "format": FORMAT,
         "left_out": sorted(manifest.left_out),
         "options": {"git_date": options.date, "git_history": options.rule,
                     "ignore_commits": sorted(options.ignore_commits)},
         "version": VERSION,
-    }, sort_keys=True, separators=(",", ":")).encode("ascii") + b"\n"
+    }, sort_keys=True, separators=(",", ":"))
+    # "files" sorts between "commit" and "format": placed where sort_keys would put it.
+    at = head.index(',"format":')
+    yield f'{head[:at]},"files":{{'.encode("ascii")
+    listed = manifest.files
+    keys = sorted(listed)
+    for first in range(0, len(keys), _FILES_PER_CHUNK):
+        part = ",".join([
+            f'{_string(key)}:[{_string(listed[key][0])},{int(listed[key][1].timestamp())}]'
+            for key in keys[first:first + _FILES_PER_CHUNK]])
+        yield (part if first == 0 else "," + part).encode("ascii")
+    yield f"}}{head[at:]}\n".encode("ascii")
 
 
 def parse_manifest(data: bytes) -> Manifest:

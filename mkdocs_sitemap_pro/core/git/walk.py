@@ -21,6 +21,9 @@ from mkdocs_sitemap_pro.core.git.repository import Repository
 
 __all__ = ["Base", "Walk", "raw_date"]
 
+_SHALLOW = Unknown("shallow")
+
+
 def raw_date(line: bytes, zones: dict[bytes, timezone]) -> datetime:
     """The date of a raw ``committer``/``author`` line (``... <epoch> <+hhmm>``);
     ``zones`` keeps each zone made (a walk meets few, thousands of times)."""
@@ -64,6 +67,9 @@ class Walk:
         self.answers: dict[bytes, LastChange] = {}
         self.touched_by_ignored: set[bytes] = set()
         self._dates: dict[bytes, datetime] = {}
+        # One answer per commit, shared by the files it answers (a commit often answers
+        # thousands: one id and one tuple each would be held through the build).
+        self._known: dict[bytes, Known] = {}
         self.zones: dict[bytes, timezone] = {}
 
     def args(self) -> list[str | bytes]:
@@ -88,8 +94,13 @@ class Walk:
                 f"git log failed in {self.top} (exit status {status}): "
                 f"{detail or 'no message'}; files it did not reach are not dated."
             )
-        for key in self.want:
-            if key not in self.answers:
+        # Keyed by the tree's names, not by git log's copies of them: one copy of each
+        # name is held through the build. In name order: the same history gives the
+        # same map, and the same file where it is kept (``map_store``).
+        found, self.answers = self.answers, {}
+        for key in sorted(self.want):
+            answer = found.get(key)
+            if answer is None:
                 if key in self.touched_by_ignored:
                     reason = "ignored"
                 elif self.failure:
@@ -98,7 +109,8 @@ class Walk:
                     reason = "shallow"
                 else:
                     reason = "ignored"
-                self.answers[key] = Unknown(reason)
+                answer = Unknown(reason)
+            self.answers[key] = answer
         return self.answers
 
     def from_base(self, files: set[bytes]) -> set[bytes]:
@@ -114,6 +126,9 @@ class Walk:
     def answer(self, key: bytes, sha: bytes, when: datetime) -> None:
         """Record ``sha`` as the file's last change (a shallow boundary cannot date it)."""
         if sha in self.boundary:
-            self.answers[key] = Unknown("shallow")
-        else:
-            self.answers[key] = Known(when, sha.decode("ascii"))
+            self.answers[key] = _SHALLOW
+            return
+        known = self._known.get(sha)
+        if known is None:
+            known = self._known[sha] = Known(when, sha.decode("ascii"))
+        self.answers[key] = known

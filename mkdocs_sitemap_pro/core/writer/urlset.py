@@ -156,7 +156,7 @@ def _later(item: Item, than: Item) -> bool:
     return item.key is not None and than.key is not None and item.key > than.key
 
 
-_BLOCK = 8192  # entries serialised at a time: bounded memory, C-speed list operations
+_BLOCK = 2048  # entries serialised at a time: bounded memory, C-speed list operations
 _newest_of = attrgetter("key")
 
 
