@@ -35,7 +35,7 @@ from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.plugin.kept_parts import Kept
+from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
@@ -52,17 +52,17 @@ class Build:
 
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig, *,
                  build_time: dt.datetime | None = None, serving: bool = False,
-                 kept: Kept[Part] | None = None, collector: PageCollector | None = None,
+                 memos: ServeMemos[Part] | None = None, collector: PageCollector | None = None,
                  files: Files | None = None) -> None:
         self.config, self.options = config, options
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self.build_time = build_time if build_time is not None else get_build_datetime()
         self.serving = serving  # under `mkdocs serve`, site_url is the local address
-        self.kept = kept  # what the last builds of this process made (serve)
+        self.memos = memos  # what the last builds of this process made (serve)
         # What pages said is kept for the next build only where one follows (serve).
         self.collector = collector if collector is not None else PageCollector(
             options.exclude, self.build_time, redirected_pages(config),
-            kept.pages if kept is not None else None)
+            memos.pages if memos is not None else None)
         self._files = files
         self.tracker: Tracker | None = None  # what pages read as they converted
         self.history: GitHistory | None = None
@@ -107,7 +107,7 @@ class Build:
         what pages not rendered (``--dirty``) showed comes from the cache."""
         self._files = files
         if self.tracker is not None:
-            self.tracker.recall(files)
+            self.tracker.from_cache(files)
 
     def history_read(self, history: GitHistory, options: HistoryOptions,
                      lines: LineDateStore | None) -> None:

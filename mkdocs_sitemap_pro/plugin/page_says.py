@@ -1,7 +1,6 @@
-"""What a built page says of itself: its front matter and rendered head (``Seen``), read
-back from disk for a page this build did not render, kept across ``mkdocs serve``
-builds (``KeptPages``), and whether anything after the pages were written may rewrite
-one (``writes_no_page``).
+"""What a built page says of itself: its front matter and rendered head (``PageSays``),
+read back from disk for a page this build did not render, and whether anything after
+the pages were written may rewrite one (``writes_no_page``).
 """
 
 from collections.abc import Iterable, Mapping
@@ -13,7 +12,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
 
-__all__ = ["Identity", "KeptPages", "Seen", "head_on_disk", "identities", "read_back",
+__all__ = ["Identity", "PageSays", "head_on_disk", "identities", "read_back",
            "writes_no_page"]
 
 #: Plugins whose on_post_build writes no page (a search index only): with nothing else
@@ -28,7 +27,7 @@ def writes_no_page(method: object) -> bool:
 
 
 
-class Seen(NamedTuple):
+class PageSays(NamedTuple):
     """What a page said in the build that rendered it (or read it back)."""
 
     meta: Mapping[str, object]
@@ -51,31 +50,14 @@ def identities(files: Iterable[File]) -> list[Identity]:
     ]
 
 
-class KeptPages:
-    """What each page said in earlier builds of this process, by its source and HTML path."""
-
-    def __init__(self) -> None:
-        self._pages: dict[tuple[str | None, str], Seen] = {}
-
-    def recall(self, file: File) -> Seen | None:
-        """What a page that this build did not render said last time (see the module)."""
-        return self._pages.get((file.abs_src_path, file.abs_dest_path))
-
-    def keep(self, file: File, seen: Seen) -> None:
-        self._pages[(file.abs_src_path, file.abs_dest_path)] = seen
-
-    def clear(self) -> None:
-        self._pages.clear()
-
-
-def read_back(file: File) -> Seen:
+def read_back(file: File) -> PageSays:
     """A page ``--dirty`` did not rebuild: its source's front matter, its HTML on disk."""
     try:
         source = file.content_string
     except (OSError, UnicodeDecodeError):
         source = ""
     _, meta = get_data(source)
-    return Seen(
+    return PageSays(
         meta=meta,
         head=head_on_disk(file),
         unparsed_front_matter=not meta and bool(YAML_RE.match(source)),

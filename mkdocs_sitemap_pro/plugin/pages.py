@@ -6,7 +6,7 @@ skipped are read back from their source and HTML, so the sitemap lists the whole
 It describes the files as they are at the end of the build: a page whose HTML another
 plugin replaced after it was rendered (a redirect stub) is judged by what is on disk.
 Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged for
-``KeptPages`` as for MkDocs: it says what it said when this process last saw it.
+``PagesMemo`` as for MkDocs: it says what it said when this process last saw it.
 """
 
 import datetime as dt
@@ -24,7 +24,8 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
-from mkdocs_sitemap_pro.plugin.page_says import KeptPages, Seen, head_on_disk, read_back
+from mkdocs_sitemap_pro.plugin.page_says import PageSays, head_on_disk, read_back
+from mkdocs_sitemap_pro.plugin.serve_memos import PagesMemo
 
 # The inclusion levels MkDocs leaves out of the site (drafts, excluded docs): compared
 # by identity, since an Enum's ``value`` is a Python-level property, slow once a page.
@@ -54,7 +55,7 @@ class Collection:
         self.pages: list[SitemapPage] = []
         self.left_out: dict[str, str] = {}  # src_uri -> reason
         self.problems: list[tuple[str, str]] = []  # (src_uri, message) for warnings
-        self.said: dict[str, Seen] = {}  # src_uri -> what it said (when pages are kept)
+        self.said: dict[str, PageSays] = {}  # src_uri -> what it said (when pages are kept)
         self.clock_bound = False  # a setting was judged against the build time and refused
 
 
@@ -66,7 +67,7 @@ class PageCollector:
         exclude: pathspec.PathSpec,
         build_time: dt.datetime,
         redirected: frozenset[str] = frozenset(),
-        kept: KeptPages | None = None,
+        kept: PagesMemo | None = None,
         moved: tuple[str, str] | None = None,
     ) -> None:
         # (the URL the builder gave the pages, the URL they are deployed at): a canonical
@@ -77,13 +78,13 @@ class PageCollector:
         self._excluding = bool(exclude.patterns)  # the default, no pattern: nothing to match
         self._build_time = build_time
         self.redirected = redirected  # src_uris another plugin turns into redirect stubs
-        self._seen: dict[str, Seen] = {}  # rendered pages: what each said
+        self._seen: dict[str, PageSays] = {}  # rendered pages: what each said
         self.rendered_files: dict[str, File] = {}  # and their files
         # When every page was written (on_post_build, before any other plugin's): a
         # page's HTML changed after it was replaced by another plugin, and is read again.
         self._written_at: int | None = None
         self._replaceable = True  # some other plugin's on_post_build may rewrite a page
-        self._rendered: dict[str, Seen] | None = None
+        self._rendered: dict[str, PageSays] | None = None
         self._unparsed: set[str] = set()
         self._settings: dict[str, PageSettings] = {}  # pages judged before rendering
 
@@ -102,7 +103,7 @@ class PageCollector:
         return SitemapPage(file.src_uri, page.canonical_url or file.url,
                            None if file.generated_by else file.abs_src_path, settings)
 
-    def _unrendered(self, file: File) -> Seen:
+    def _unrendered(self, file: File) -> PageSays:
         """What a page this build did not render says: kept from an earlier build, or
         read back from its source and HTML."""
         kept = self._kept
@@ -130,7 +131,7 @@ class PageCollector:
             # compares it with this URL): not held through the build (most pages have one).
             head = _NOTHING
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
-        self._seen[src_uri] = Seen(page.meta, head, src_uri in self._unparsed)
+        self._seen[src_uri] = PageSays(page.meta, head, src_uri in self._unparsed)
         self.rendered_files[src_uri] = page.file
         self._rendered = None
 
@@ -142,7 +143,7 @@ class PageCollector:
             self._written_at = time.time_ns()
             self._replaceable = replaceable
 
-    def rendered(self) -> dict[str, Seen]:
+    def rendered(self) -> dict[str, PageSays]:
         """Each page rendered in this build and what it said, judged by its HTML as it
         is on disk now (another plugin may have replaced it since); kept for later builds."""
         if self._rendered is None:

@@ -3,7 +3,7 @@
 ``write_sitemap`` is the whole of ``on_post_build``: one call on a finished
 ``Build`` (the plugin's, or the standalone ``build``'s), without MkDocs' event machinery.
 It turns the built pages into core inputs and calls the core; every message goes through ``report``. Under
-``mkdocs serve`` a build whose part would be the last one's takes it (``kept_parts``).
+``mkdocs serve`` a build whose part would be the last one's takes it (``serve_memos``).
 """
 
 import os
@@ -27,8 +27,7 @@ from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
-from mkdocs_sitemap_pro.core.writer.kept_output import write_once
-from mkdocs_sitemap_pro.plugin.kept_parts import PartKey, Says, says
+from mkdocs_sitemap_pro.plugin.serve_memos import PageInputs, PartKey, page_inputs, write_once
 from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.plugin.report import log
@@ -97,7 +96,7 @@ def write_sitemap(
         build.vet(site, entries, parts)
     try:
         written = write_once(
-            build.kept.output if build.kept is not None else None,
+            build.memos.output if build.memos is not None else None,
             entries,
             config.site_dir,
             site.url,
@@ -161,10 +160,10 @@ def _gather(
     """One build's pages: collected (fallback copies of translations and, under mike,
     pages canonical in another version left out), dated; or the last build's, if the
     same."""
-    kept, key = (build.kept.parts if build.kept is not None else None), None
+    kept, key = (build.memos.parts if build.memos is not None else None), None
     if kept is not None:
         key = _part_key(options, build, versioned)
-        part = kept.recall(key, _rendered_says(build))
+        part = kept.recall(key, _rendered_inputs(build))
         if part is not None:
             report.collection(part.found)
             return part
@@ -183,7 +182,7 @@ def _gather(
     if kept is not None and key is not None and clock_free:
         shows = build.dependencies.pages if build.dependencies is not None else {}
         kept.keep(key, {
-            f.src_uri: says(found.said[f.src_uri], shows.get(f.src_uri), _source(f), build.history)
+            f.src_uri: page_inputs(found.said[f.src_uri], shows.get(f.src_uri), _source(f), build.history)
             for f in build.files.documentation_pages() if f.src_uri in found.said
         }, part)
     return part
@@ -197,18 +196,18 @@ def _part_key(
     return PartKey(
         options=dict(options),
         context=(build.collector.redirected, versioned),
-        pages=build.kept.identities(build.files) if build.kept is not None else [],
+        pages=build.memos.identities(build.files) if build.memos is not None else [],
         history=build.history.key if build.history is not None else None,
         missing=tuple(deps.missing) if deps is not None else (),
     )
 
 
-def _rendered_says(build: Build) -> dict[str, Says]:
+def _rendered_inputs(build: Build) -> dict[str, PageInputs]:
     """What each page rendered in this build says."""
     shows = build.dependencies.pages if build.dependencies is not None else {}
     files = build.collector.rendered_files
     return {
-        src_uri: says(seen, shows.get(src_uri), _source(files[src_uri]), build.history)
+        src_uri: page_inputs(seen, shows.get(src_uri), _source(files[src_uri]), build.history)
         for src_uri, seen in build.collector.rendered().items()
     }
 

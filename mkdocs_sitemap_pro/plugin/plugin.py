@@ -2,7 +2,7 @@
 
 A ``Build`` (``build``) is made at ``on_config`` and used up at ``on_post_build``, where
 ``pipeline`` writes what it gathered. What lasts across builds (``mkdocs serve``) stays
-on the plugin: the git walk (``history``), the dependency observer and caches, the kept
+on the plugin: the git walk (``build_history``), the dependency observer and caches, the kept
 parts.
 
 A page's path through the plugin: ``on_pre_page`` .. ``on_page_content`` observe what it
@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracking
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
-from mkdocs_sitemap_pro.plugin.kept_parts import Kept
+from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
 
@@ -48,7 +48,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._build: Build | None = None
         self._history = BuildHistory()  # the git walk, and the last map (serve)
         self._tracking = Tracking()  # the observer and the dependency cache
-        self._kept: Kept[pipeline.Part] = Kept()  # what a build keeps for the next (serve)
+        self._memos: ServeMemos[pipeline.Part] = ServeMemos()  # kept for the next (serve)
         self._languages: i18n.LanguageBuilds[Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -69,7 +69,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         else:
             self._languages.clear()
         build = self._build = Build(config, self.config, serving=self._serving,
-                                    kept=self._kept if self._serving else None)
+                                    memos=self._memos if self._serving else None)
         build.page_dates = PageDates(config, self.config, build.build_time)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
@@ -155,7 +155,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # said what they showed: nothing kept about pages holds for the next build.
         self._history.stop()
         self._build = None
-        self._kept.forget_pages()
+        self._memos.forget_pages()
 
     def on_shutdown(self) -> None:
         # The git walk belongs to this instance; it ends with MkDocs.
@@ -171,7 +171,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         """Drop what is kept across builds: the next one reads git and pages afresh."""
         self._history.forget()
         self._tracking.forget()
-        self._kept.clear()
+        self._memos.clear()
 
     def _finished_build(self) -> Build | None:
         """The build that has just rendered its pages, finished; None if it rendered none."""

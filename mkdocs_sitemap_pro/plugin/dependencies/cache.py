@@ -11,7 +11,7 @@ that showed nothing is stored as its stamp alone (most pages: one string each).
 The lines of a file shown in part (``dependencies: lines``) are numbered as the file was
 when the page rendered: they are kept with that file's stamp too. Once the file changed
 (a line inserted above a snippet's section moves it down), they may name other lines, so
-the file is given as shown whole (``Tracker.recall`` reads the lines again where the
+the file is given as shown whole (``Tracker.from_cache`` reads the lines again where the
 page's own text says them): never dated older than the truth.
 
 One instance serves every build of a process (``mkdocs serve``): the file is read again

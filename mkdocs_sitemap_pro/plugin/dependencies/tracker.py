@@ -79,7 +79,7 @@ class Tracker:
         )
         self._cache = cache
         # What each page showed, as far as known: rendered pages from their conversion
-        # on, listing pages' posts from their context on, other pages from ``recall``.
+        # on, listing pages' posts from their context on, other pages from ``from_cache``.
         self.shown: dict[str, Shown] = {}
         self._cached: set[str] = set()  # pages whose entry came from the cache
         self._edited: str | None = None  # the open page's edit path file (gen-files)
@@ -172,7 +172,7 @@ class Tracker:
             src_uri = page.file.src_uri
             self.shown[src_uri] = self.shown.get(src_uri, NOTHING)._replace(posts=tuple(posts))
 
-    def recall(self, files: Files) -> None:
+    def from_cache(self, files: Files) -> None:
         """Before templates render: what pages not rendered (``--dirty``) showed when
         they last were, from the cache (valid while their source is unchanged)."""
         shown = self.shown
