@@ -298,15 +298,8 @@ def test_a_dirty_rebuild_keeps_the_lines_each_page_showed(site: Site) -> None:
 def test_a_blame_past_git_timeout_dates_the_file_whole(site: Site, tmp_path: Path) -> None:
     _api_site(site, git_timeout=1)
     _history(site)
-    folder = tmp_path / "slow"
-    folder.mkdir()
-    real = shutil.which("git")
-    script = folder / "git"
-    script.write_text(f'#!/bin/sh\ncase "$*" in *" blame "*|*" -U0 "*) sleep 20;; esac\n'
-                      f'exec "{real}" "$@"\n')
-    script.chmod(0o755)
     started = time.monotonic()
-    built = site.build(strict=True, env={"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"})
+    built = site.build(strict=True, env=_slow_git(tmp_path, '*" blame "*|*" -U0 "*'))
     assert time.monotonic() - started < 15
     assert lastmod(built, "square") == lastmod(built, "circle") == utc(day(11))
     assert any("git did not finish dating lines" in m for m in built.messages(logging.DEBUG))
@@ -322,17 +315,22 @@ def test_a_history_walk_past_git_timeout_leaves_the_lines_undated(
         "git_timeout": 1, "lastmod_fallback": "build_time"}}]
     site.write_config()
     site.commit("timeout", day(2))
-    folder = tmp_path / "slow"
-    folder.mkdir()
-    real = shutil.which("git")
-    script = folder / "git"
-    script.write_text(f'#!/bin/sh\ncase "$*" in *" log "*) sleep 20;; esac\n'
-                      f'exec "{real}" "$@"\n')
-    script.chmod(0o755)
     started = time.monotonic()
-    built = site.build(env={"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+    built = site.build(env={**_slow_git(tmp_path, '*" log "*'),
                             "SOURCE_DATE_EPOCH": "1735689600"})
     assert time.monotonic() - started < 15
     assert built.error is None, built.messages()
     assert {u["lastmod"] for u in built.sitemap().values()} == {"2025-01-01T00:00:00+00:00"}
     assert any("git_timeout" in m for m in built.messages(logging.WARNING))
+
+
+def _slow_git(folder: Path, pattern: str) -> dict[str, str]:
+    """A PATH whose ``git`` sleeps 20 s when its arguments match the shell ``pattern``,
+    and runs the real git otherwise."""
+    folder = folder / "slow"
+    folder.mkdir()
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\ncase "$*" in {pattern}) sleep 20;; esac\n'
+                      f'exec "{shutil.which("git")}" "$@"\n')
+    script.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
