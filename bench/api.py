@@ -63,7 +63,8 @@ def main() -> int:
                                          ("warm", strings + ours))]
         compare(contenders, rounds)
         for c in contenders:
-            print(f"  {c.name:<6} CPU s {' '.join(f'{v:.2f}' for v in c.cpu)}; "
+            print(f"  {c.name:<6} CPU s {' '.join(f'{v:.2f}' for v in c.cpu)} "
+                  f"(user {' '.join(f'{v:.2f}' for v in c.user)}); "
                   f"peak MB {' '.join(f'{v / 1048576:.0f}' for v in c.rss)}")
         lines = report("api", contenders, len(rels), commits, git_log_floor(repo, rounds))
     C.print_summary(lines)
