@@ -232,9 +232,9 @@ def utc_key(value: dt.date | dt.datetime) -> dt.datetime:
     return dt.datetime(value.year, value.month, value.day, tzinfo=UTC)
 
 
-# "Thh:mm:" for each minute of a day and "ss+00:00" for each second: a UTC datetime's
-# text by table lookup, a quarter of what isoformat() costs (a million-URL sitemap
-# makes a million of them).
+# "Thh:mm:" for each minute of a day and "ss+00:00" for each second: a datetime's text
+# by table lookup, a quarter of what isoformat() costs. It pays where instants rarely
+# repeat: the writer alone, on a million distinct instants (bench/generator.py).
 _TWO_DIGITS = [f"{n:02d}" for n in range(60)]
 _HOUR_MINUTES = tuple(f"T{h}:{m}:" for h in _TWO_DIGITS[:24] for m in _TWO_DIGITS)
 _UTC_SECONDS = tuple(f"{s}+00:00" for s in _TWO_DIGITS)
@@ -242,20 +242,24 @@ _UTC_SECONDS = tuple(f"{s}+00:00" for s in _TWO_DIGITS)
 
 class LastmodTexts:
     """Makes ``<lastmod>`` texts, W3C Datetime, in one ``lastmod_format``: the one place
-    such a text is made, so the page's meta, its sitemap entry, the index, the feed and
-    the HTML view all carry the same text.
+    such a text is made. A build has one, so the page's meta, its sitemap entry, the
+    index, the feed and the HTML view all carry the same text object.
 
     A datetime becomes UTC, ``YYYY-MM-DDThh:mm:ss+00:00`` (fraction dropped), or in
     ``"date"`` mode its UTC calendar date. A plain date stays ``YYYY-MM-DD`` in both.
-    The text of each day is made once (a site's pages share a few thousand days).
+    The text of each instant is made once and kept: a site's pages share the dates of
+    its commits, so what is kept is bounded by the number of distinct dates.
     """
 
-    __slots__ = ("_with_time", "_days")
+    __slots__ = ("format", "_with_time", "_texts", "_days")
 
     def __init__(self, fmt: LastmodFormat = "datetime") -> None:
         if fmt != "datetime" and fmt != "date":
             raise ValueError(f"invalid lastmod format {fmt!r}: expected 'datetime' or 'date'")
+        self.format: LastmodFormat = fmt
         self._with_time = fmt == "datetime"
+        # A UTC datetime or a plain date -> its text (a date never equals a datetime).
+        self._texts: dict[dt.date, str] = {}
         self._days: dict[int, str] = {}  # date ordinal -> YYYY-MM-DD
 
     def text(self, value: dt.date | dt.datetime) -> str:
@@ -265,17 +269,24 @@ class LastmodTexts:
                 raise ValueError(f"invalid lastmod {value!r}: a datetime needs a time zone")
             return self.utc_text(value.astimezone(UTC))
         if isinstance(value, dt.date):
-            return value.isoformat()
+            text = self._texts.get(value)
+            if text is None:
+                text = self._texts[value] = value.isoformat()
+            return text
         raise ValueError(f"invalid lastmod {value!r}: expected a date or a datetime")
 
     def utc_text(self, utc: dt.datetime) -> str:
         """The text of a datetime in UTC (``utc_key``'s of a datetime)."""
+        text = self._texts.get(utc)
+        if text is not None:
+            return text
         ordinal = utc.toordinal()
         day = self._days.get(ordinal)
         if day is None:
             day = self._days[ordinal] = utc.date().isoformat()
         if self._with_time:
-            return f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_UTC_SECONDS[utc.second]}"
+            day = f"{day}{_HOUR_MINUTES[utc.hour * 60 + utc.minute]}{_UTC_SECONDS[utc.second]}"
+        self._texts[utc] = day
         return day
 
 

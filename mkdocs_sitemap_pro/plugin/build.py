@@ -5,7 +5,8 @@ at ``on_post_build``; its hooks are a few lines that call it. The standalone ``b
 command makes the same object from a site another builder wrote. Everything a page's
 date depends on meets here: the collector (which pages, what their heads say), the
 tracker (what they show), the git history, the line dates, and the ``Dater`` made once
-from them, so the date a page shows as it renders is the one its sitemap entry gets.
+from them, so the date a page shows as it renders is the one its sitemap entry gets;
+and the one maker of ``<lastmod>`` texts, so the text it shows is the one written.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
+from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
@@ -53,10 +55,13 @@ class Build:
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig, *,
                  build_time: dt.datetime | None = None, serving: bool = False,
                  memos: ServeMemos[Part] | None = None, collector: PageCollector | None = None,
-                 files: Files | None = None) -> None:
+                 files: Files | None = None, texts: LastmodTexts | None = None) -> None:
         self.config, self.options = config, options
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self.build_time = build_time if build_time is not None else get_build_datetime()
+        # Every <lastmod> text of the build: the page's meta, the sitemap, feed and view
+        # (``texts``: an earlier language's, for the one sitemap of all languages).
+        self.texts = texts if texts is not None else LastmodTexts(options.lastmod_format)
         self.serving = serving  # under `mkdocs serve`, site_url is the local address
         self.memos = memos  # what the last builds of this process made (serve)
         # What pages said is kept for the next build only where one follows (serve).

@@ -1,7 +1,8 @@
 """The sitemap's date on the page itself: one date everywhere.
 
-Before a page's template renders, ``PageDates.show`` puts the exact ``<lastmod>`` text its
-sitemap entry will have into ``page.meta.sitemap_lastmod`` (any theme can print it);
+Before a page's template renders, ``PageDates.show`` puts the ``<lastmod>`` text its
+sitemap entry will have (the very text: both come from the build's ``LastmodTexts``)
+into ``page.meta.sitemap_lastmod`` (any theme can print it);
 with ``show_date`` under Material, the same calendar date, formatted for the page's
 language, into ``page.meta.revision_date``, which Material prints as the page's "last update" (a
 page's own ``revision_date`` is kept). With ``meta_modified_time``, ``in_head`` writes
@@ -43,8 +44,8 @@ class PageDates:
     """Puts each page's sitemap date on it, for one build."""
 
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig,
-                 build_time: dt.datetime) -> None:
-        self._maker = LastmodTexts(options.lastmod_format)  # as the writer makes them
+                 build_time: dt.datetime, texts: LastmodTexts) -> None:
+        self._maker = texts  # the build's: the writer writes the very same text
         self._latest = latest_allowed(build_time)
         # revision_date is Material's (and MaterialX's); other themes print
         # sitemap_lastmod (the docs' override), so Babel is imported only where Material,
@@ -52,7 +53,6 @@ class PageDates:
         self._show = options.show_date and material_like(config)
         self.in_heads = options.meta_modified_time
         self._language = str(config.theme.get("language") or "en")
-        self._lastmods: dict[Lastmod, str | None] = {}  # date -> its <lastmod> text
         self._formatted: dict[tuple[str, str], str] = {}  # (date, locale) -> text
         self._texts: dict[str, str] = {}  # src_uri -> text, for the head
         theirs = config.plugins.get(_THEIR_PLUGIN)
@@ -65,16 +65,10 @@ class PageDates:
 
     def show(self, page: Page, when: Lastmod) -> None:
         """Before the page's template renders: its sitemap date in its meta."""
-        if when is None:
+        # The sitemap leaves out a lastmod later than this (``items.collect``).
+        if when is None or utc_key(when) > self._latest:
             return
-        # Pages share dates (a commit changes several files): each is formatted once.
-        text = self._lastmods.get(when, "")
-        if text == "":
-            # The sitemap leaves out a lastmod later than this (``items.collect``).
-            late = utc_key(when) > self._latest
-            text = self._lastmods[when] = None if late else self._maker.text(when)
-        if text is None:
-            return
+        text = self._maker.text(when)
         meta = page.meta
         meta["sitemap_lastmod"] = text
         if self.in_heads:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
-from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE
 
@@ -26,10 +26,6 @@ from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
 from mkdocs_sitemap_pro.plugin.page_says import PageSays, head_on_disk, read_back
 from mkdocs_sitemap_pro.plugin.serve_memos import PagesMemo
-
-# The inclusion levels MkDocs leaves out of the site (drafts, excluded docs): compared
-# by identity, since an Enum's ``value`` is a Python-level property, slow once a page.
-_EXCLUDED = tuple(level for level in InclusionLevel if level.is_excluded())
 
 _NOTHING = HeadDirectives()  # a head that says nothing of indexing
 
@@ -218,7 +214,7 @@ class PageCollector:
 
     def _static_exclusion(self, file: File) -> str:
         """Why a file is never listed whatever its content says, or ''."""
-        if file.inclusion in _EXCLUDED:
+        if file.inclusion.is_excluded():  # what MkDocs leaves out of the site
             return "draft or excluded docs"
         if _is_404(file):
             return "the 404 page"

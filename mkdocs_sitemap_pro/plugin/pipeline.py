@@ -106,6 +106,7 @@ def write_sitemap(
             index=options.index,
             gzip=options.gzip,
             lastmod_format=options.lastmod_format,
+            lastmod_texts=build.texts,  # the texts its pages were given as they rendered
             build_time=build.build_time,
             html_view=options.html_view,
             title=config.site_name or "",

@@ -63,14 +63,16 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         check_cache_dir(config, self.config)
         # static-i18n starts its next language: the one just built is complete, keep it
         # for the one sitemap written at the end.
+        language = None
         if i18n.nested_build(config):
             if (language := self._finished_build()) is not None:
                 self._languages.keep(language, language.files)
         else:
             self._languages.clear()
         build = self._build = Build(config, self.config, serving=self._serving,
-                                    memos=self._memos if self._serving else None)
-        build.page_dates = PageDates(config, self.config, build.build_time)
+                                    memos=self._memos if self._serving else None,
+                                    texts=language.texts if language is not None else None)
+        build.page_dates = PageDates(config, self.config, build.build_time, build.texts)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
             self._history.start(config, self.config)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
+    LastmodTexts,
     check_changefreq,
     check_lastmod,
     check_priority,
@@ -152,6 +153,38 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
              for i, value in enumerate(values)}
     assert shown == written
     assert shown["https://example.com/p3/"] is None and shown["https://example.com/p4/"] is None
+
+
+def test_a_makers_text_of_one_instant_is_made_once() -> None:
+    """One maker (a build's) gives every page and entry of an instant the same text
+    object; a date and that day's midnight are two lastmods, with two texts."""
+    texts = LastmodTexts()
+    when = dt.datetime(2024, 2, 29, 23, 30, 15, tzinfo=PLUS2)
+    first = texts.text(when)
+    assert first == "2024-02-29T21:30:15+00:00"
+    assert texts.text(when.astimezone(MINUS5)) is first
+    assert texts.utc_text(when.astimezone(UTC)) is first
+    assert texts.text(dt.date(2024, 2, 29)) is texts.text(dt.date(2024, 2, 29)) == "2024-02-29"
+    assert texts.text(dt.datetime(2024, 2, 29, tzinfo=UTC)) == "2024-02-29T00:00:00+00:00"
+    assert LastmodTexts("date").text(when) == "2024-02-29"
+
+
+def test_the_writer_writes_the_text_its_maker_gave_the_page() -> None:
+    """``collect`` takes a build's maker: an entry's text is the object the page got."""
+    from mkdocs_sitemap_pro.core.entry import SitemapEntry
+    from mkdocs_sitemap_pro.core.urls import SiteUrl
+    from mkdocs_sitemap_pro.core.writer.items import collect
+
+    texts = LastmodTexts()
+    values = [dt.datetime(2024, 6, 3, 9, 0, tzinfo=PLUS2), dt.date(2024, 6, 1),
+              dt.datetime(2024, 6, 3, 7, 0, 0, tzinfo=UTC)]
+    shown = [texts.text(value) for value in values]  # as each page rendered
+    entries = [SitemapEntry(f"https://example.com/p{i}/", value)
+               for i, value in enumerate(values)]
+    items = collect(entries, SiteUrl("https://example.com/"), texts,
+                    dt.datetime(2024, 6, 3, 12, tzinfo=UTC)).items
+    assert all(item.lastmod is text for item, text in zip(items, shown))
+    assert shown[0] is shown[2]
 
 
 @given(

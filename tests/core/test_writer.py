@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
-from mkdocs_sitemap_pro.core.protocol import SitemapError
+from mkdocs_sitemap_pro.core.protocol import LastmodTexts, SitemapError
 from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
 from tests.support.schemas import SCHEMAS, SM, parse_sitemap, urls_of
 
@@ -340,6 +340,7 @@ def test_zero_entries_write_and_remove_nothing(tmp_path: Path) -> None:
         ({"base_url": "ftp://example.com/"}, "base_url"),
         ({"base_url": "/docs/"}, "base_url"),
         ({"build_time": dt.datetime(2024, 1, 1)}, "build_time"),
+        ({"lastmod_texts": LastmodTexts("date")}, "lastmod_format"),  # not the format's
     ],
 )
 def test_options_are_checked(tmp_path: Path, options: dict, name: str) -> None:

@@ -12,6 +12,7 @@ import datetime as dt
 import html
 import logging
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -320,3 +321,57 @@ def test_a_date_one_day_off_counts_in_the_info_line_not_in_check(site: Site) -> 
     said = [m for m in built.infos() if "git-revision-date-localized" in m]
     assert len(said) == 1 and "differs from the sitemap's on 1 of the 1 page that" in said[0], said
     assert [f.rule for f in check(str(built.site_dir)).findings] == []
+
+
+# Every page's meta text as rendered, and the build's maker of texts (reached through
+# the plugin while a page renders: the build is used up at the end).
+_TEXTS_PROBE = """from mkdocs.plugins import event_priority
+
+SHOWN = {}
+MAKERS = []
+
+@event_priority(-2e9)  # after sitemap-pro's, which is the last but this
+def on_page_context(context, page, config, nav):
+    SHOWN[page.file.src_uri] = page.meta.get("sitemap_lastmod")
+    maker = config.plugins["sitemap-pro"]._build.texts
+    if not any(maker is known for known in MAKERS):
+        MAKERS.append(maker)
+    return context
+"""
+
+
+def test_a_date_has_one_text_made_once_for_the_page_and_the_sitemap(site: Site) -> None:
+    """Issue 44, item 2: the build's one maker gives a page's meta its text as the page
+    renders, and the writer takes the same maker: each distinct date's text is made once,
+    the meta holds that very text object, and a page not rendered (``--dirty``) is
+    written with a text of the same maker."""
+    snippet_site(site, pages=4)
+    site.repo.write("hooks/texts_probe.py", _TEXTS_PROBE)
+    site.config["hooks"] = ["hooks/texts_probe.py"]
+    site.page("fixed.md", "---\nsitemap:\n  lastmod: 2023-05-06\n---\n# Fixed\n")
+    site.set_options(html_view=True, feed=True)
+    site.config["markdown_extensions"] = ["pymdownx.snippets"]
+    site.write_config()
+    site.commit("fixed page", day(5))
+    for dirty in (False, True):
+        if dirty:  # only p2 renders again; every page is listed
+            site.page("p2.md", '# P2, saved\n\n--8<-- "parts/p2.md"\n')
+        built = site.build(dirty=dirty)
+        assert built.error is None, built.messages()
+        probe = sys.modules["hooks/texts_probe.py"]  # where MkDocs loaded the hook
+        written = {loc: entry["lastmod"] for loc, entry in built.sitemap().items()}
+        assert len(written) == 5 and len(set(written.values())) == 3
+        assert len(probe.MAKERS) == 1
+        maker = probe.MAKERS[0]
+        # One text per distinct date, the sitemap's ones: the writer asked the same maker
+        # (with --dirty, for the pages that did not render too).
+        assert sorted(maker._texts.values()) == sorted(set(written.values()))
+        assert sorted(probe.SHOWN) == (
+            ["p2.md"] if dirty else ["fixed.md", *(f"p{i}.md" for i in range(4))])
+        for src_uri, text in probe.SHOWN.items():
+            loc = SITE_URL + src_uri[:-3] + "/"
+            assert text == written[loc], src_uri
+            made = next(each for each in maker._texts.values() if each == text)
+            assert text is made, src_uri  # the very text object, not an equal one
+        probe.SHOWN.clear()
+        probe.MAKERS.clear()

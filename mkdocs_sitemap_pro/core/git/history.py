@@ -8,7 +8,6 @@ the tests and the bench alike.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterable, Mapping
 
 from mkdocs_sitemap_pro.core.git.answers import LastChange, Unknown
@@ -19,8 +18,6 @@ __all__ = ["GitHistory"]
 
 _UNTRACKED = Unknown("untracked")
 _UNSEEN = b"\0"  # no git name holds NUL
-# What os.fsencode does, without its checks (a path here is always a str).
-_FS_ENCODING = (sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
 
 
 class GitHistory:
@@ -96,7 +93,7 @@ class GitHistory:
         if text.startswith(prefix) and "/./" not in text and "/../" not in text:
             # Most paths are a tracked file's own, below the (real) top level, through no
             # symlinked folder (git would track that folder as a link, not this name).
-            direct = text[len(prefix):].replace(os.sep, "/").encode(*_FS_ENCODING)
+            direct = os.fsencode(text[len(prefix):].replace(os.sep, "/"))
             # A file git tracks as a link is dated by its target; the map says which
             # are links, saving a stat a page.
             if direct in changes and direct not in self.map.links:

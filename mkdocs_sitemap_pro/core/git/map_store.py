@@ -10,13 +10,11 @@ their commit's own zone.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core import store
 from mkdocs_sitemap_pro.core.cache_values import (
-    OBJECT_ID as _OBJECT_ID,
     REASONS,
     checked_date,
     commit_id,
@@ -91,11 +89,8 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
     count = len(when)
     changes: dict[bytes, LastChange] = {}
     objects: dict[bytes, str] = {}
-    # os.fsencode, less a Python call per file (a map holds every file HEAD tracks).
-    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-    valid_id = _OBJECT_ID.fullmatch
     for name, (value, oid) in data["files"].items():
-        key_name = name.encode(encoding, errors)
+        key_name = os.fsencode(name)
         if type(value) is int:
             if not 0 <= value < count:
                 raise IndexError("no such commit")
@@ -105,10 +100,8 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
         else:
             raise ValueError("neither a commit nor a reason")
         if oid:
-            if type(oid) is not str or not valid_id(oid):  # commit_id, without a call per file
-                raise ValueError("not an object id")
-            objects[key_name] = oid
-    links = frozenset(name.encode(encoding, errors) for name in strings(data["links"]))
+            objects[key_name] = commit_id(oid)
+    links = frozenset(os.fsencode(name) for name in strings(data["links"]))
     if not links <= changes.keys():
         raise ValueError("a link that is not a file of the map")
     said = tuple(printable(text) for text in strings(data["said"]))

@@ -19,13 +19,12 @@ from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
     MAX_LOC_LENGTH,
-    LastmodFormat,
+    LastmodTexts,
     SitemapError,
     check_hreflang,
     check_lastmod,
     check_priority,
     format_priority,
-    LastmodTexts,
     latest_allowed,
     utc_key,
 )
@@ -67,10 +66,12 @@ class Collected(NamedTuple):
 def collect(
     entries: Iterable[SitemapEntry],
     site: SiteUrl,
-    lastmod_format: LastmodFormat,
+    texts: LastmodTexts,
     build_time: dt.datetime,
 ) -> Collected:
     """Normalise and check the entries: the items to write, plus what was left out.
+    Each lastmod's text is ``texts``'s (the build's, so a page's meta and its entry
+    share one text).
 
     This loop runs once per page (a million in the benchmark), so the common case (an
     already-escaped loc, a datetime with a fixed offset, no changefreq or priority) makes
@@ -86,7 +87,6 @@ def collect(
     base_url = site.url
     changefreq_parts = _CHANGEFREQ_PARTS
     datetime_type, timezone_type, utc = dt.datetime, dt.timezone, dt.timezone.utc
-    texts = LastmodTexts(lastmod_format)
     utc_text = texts.utc_text
 
     for entry in entries:

@@ -44,6 +44,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     MAX_URLS,
     UTC,
     LastmodFormat,
+    LastmodTexts,
     SitemapError,
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl
@@ -102,8 +103,13 @@ def write_sitemaps(
     html_view: bool = False,
     title: str = "",
     feed: FeedSettings | None = None,
+    lastmod_texts: LastmodTexts | None = None,
 ) -> WriteReport:
     """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring).
+
+    ``lastmod_texts``: the maker of the ``<lastmod>`` texts, in ``lastmod_format``: a
+    build's, so that the text a page was given as it rendered is the one written for it;
+    None: one of its own.
 
     Raises ``ValueError`` for an option out of range, ``SitemapError`` for an invalid
     entry or more files than an index may list, and re-raises any ``OSError`` from
@@ -112,6 +118,11 @@ def write_sitemaps(
     options = WriteOptions(
         filename, max_urls, max_bytes, index, gzip, lastmod_format, html_view, title
     )
+    if lastmod_texts is None:
+        lastmod_texts = LastmodTexts(lastmod_format)
+    elif lastmod_texts.format != lastmod_format:
+        raise ValueError(f"lastmod_texts make {lastmod_texts.format!r} texts, "
+                         f"but lastmod_format is {lastmod_format!r}")
     if build_time is None:
         build_time = dt.datetime.now(UTC)
     elif build_time.tzinfo is None or build_time.utcoffset() is None:
@@ -128,7 +139,7 @@ def write_sitemaps(
         r"|\.manifest\.json)")
     leftovers = remove_leftovers(folder, re.compile(ours))
 
-    collected = collect(entries, site, lastmod_format, build_time)
+    collected = collect(entries, site, lastmod_texts, build_time)
     dropped, dropped_lastmods = collected.dropped, collected.dropped_lastmods
     if not collected.items:
         return WriteReport(
