@@ -168,7 +168,8 @@ class GitProcesses:
         shown = f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.1f}"
         return GitTimeout(f"git did not answer within {shown} s")
 
-    def _start(self, args: Sequence[str | bytes], **popen: Any) -> subprocess.Popen[bytes]:
+    def _start(self, args: Sequence[str | bytes], env: dict[str, str] | None = None,
+               **popen: Any) -> subprocess.Popen[bytes]:
         with self._lock:  # under the lock: close() either sees the process or refuses it
             if self.closed:
                 raise GitEnded()
@@ -177,7 +178,7 @@ class GitProcesses:
                 raise self._late()
             try:
                 proc = subprocess.Popen(["git", "--no-pager", *CONFIG, *args],
-                                        start_new_session=True, **popen)
+                                        start_new_session=True, env=_env(env), **popen)
             except FileNotFoundError as exc:
                 raise NoGit from exc
             self._live.add(proc)
@@ -201,6 +202,16 @@ class GitProcesses:
             self._live.discard(proc)
 
 
+def _env(extra: dict[str, str] | None) -> dict[str, str]:
+    """git's environment: this process's, ``extra`` on top, and ``GIT_FLUSH=0``. Into a
+    pipe, git log otherwise writes each commit as it goes (a 5,000-commit walk came in
+    4,500 reads of ~120 bytes); buffered, that walk cost git 0.067 s of CPU instead of
+    0.09 s, and its reader 0.005 s instead of 0.022 s (bench/api.py's repository). Nothing
+    here talks to git line by line: input is written whole, output read to the end or
+    until the walk has what it needs."""
+    return {**os.environ, **(extra or {}), "GIT_FLUSH": "0"}
+
+
 def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: bytes | None = None,
             env: dict[str, str] | None = None, *,
             processes: GitProcesses | None = None) -> tuple[int, bytes, str]:
@@ -210,7 +221,7 @@ def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: byt
     ``processes``: the owner (its deadline: ``GitTimeout``; its ``close``: ``GitEnded``).
     """
     owner = processes or GitProcesses()
-    proc = owner._start(args, cwd=cwd, env=None if env is None else {**os.environ, **env},
+    proc = owner._start(args, cwd=cwd, env=env,
                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
