@@ -15,7 +15,7 @@ processes included; user time alone printed beside) and peak RSS (``ru_maxrss``)
 site written to a memory file system where there is one (``/dev/shm``: on a disk, the
 system time of writing 10,000 folders is the file system's and swings several-fold from
 one build to the next); rounds alternate the order (A B C,
-C B A, ...) and the lowest of each contender is judged. Goals: cold <= 1.06x plain CPU,
+C B A, ...) and the lowest of each contender is judged (the ratio of the medians printed beside). Goals: cold <= 1.06x plain CPU,
 warm <= 1.03x, peak memory <= 1.20x. Also printed: what the plugin publishes beside the
 sitemap (largest view page, manifest) and keeps in ``cache_dir``, the cost per page and
 per commit, and ``git log --name-only`` of the same repository (the floor of a history
@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -129,8 +130,9 @@ def report(label: str, contenders: list[Contender], pages: int, commits: int,
         cpu, rss = min(c.cpu), min(c.rss)
         r, rr = cpu / plain, rss / plain_rss
         lines.append(C.ratio_line(f"{label} {name} / plain, CPU", r, f"<= {goal}x", r <= goal))
-        lines.append(f"   {name} / plain, user time alone: "
-                     f"{min(c.user) / plain_user:.2f}x")
+        lines.append(f"   {name} / plain, user time alone: {min(c.user) / plain_user:.2f}x; "
+                     f"medians: {statistics.median(c.cpu) / statistics.median(by['plain'].cpu):.2f}x "
+                     f"(a check on the machine's spread)")
         lines.append(C.ratio_line(f"{label} {name} / plain, peak RSS", rr, f"<= {GOAL_RSS}x",
                                   rr <= GOAL_RSS))
         lines.append(f"   {name}: {cpu:.2f} s CPU ({cpu - plain:+.2f} s: "
