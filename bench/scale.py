@@ -14,12 +14,12 @@ Measures: CPU seconds of the whole process tree (``os.wait4``: user + sys, the g
 processes included; user time alone printed beside) and peak RSS (``ru_maxrss``), each
 site written to a memory file system where there is one (``/dev/shm``: on a disk, the
 system time of writing 10,000 folders is the file system's and swings several-fold from
-one build to the next); rounds alternate the order (A B C,
-C B A, ...) and the lowest of each contender is judged (the ratio of the medians printed beside). Goals: cold <= 1.06x plain CPU,
-warm <= 1.03x, peak memory <= 1.20x. Also printed: what the plugin publishes beside the
-sitemap (largest view page, manifest) and keeps in ``cache_dir``, the cost per page and
-per commit, and ``git log --name-only`` of the same repository (the floor of a history
-walk).
+one build to the next); rounds alternate the order (A B C, C B A, ...) and the lowest of
+each contender is judged (the ratio of the medians printed beside). Goals: cold <= 1.06x
+plain CPU, warm <= 1.03x, peak memory <= 1.20x. Also printed: what the plugin publishes
+beside the sitemap (largest view page, manifest) and keeps in ``cache_dir``, the cost per
+page and per commit, and ``git log --name-only`` of the same repository (the floor of a
+history walk).
 
     python bench/scale.py                          # all four shapes, 3 rounds (~1 h CPU)
     python bench/scale.py --shapes 1000:3,10000:3  # pages:commits, comma-separated
