@@ -31,6 +31,7 @@ from mkdocs_sitemap_pro.core.git.process import (
     stream_git,
 )
 from tests.support.git import GitRepo, git_env
+from tests.support.signals import default_signals
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 
@@ -334,7 +335,7 @@ def test_a_signal_ends_git_then_the_process_as_before(fake_git: FakeGit, tmp_pat
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD, str(tmp_path), str(fake_git.sleeppid)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-        env={**os.environ, "PATH": fake_git.path},
+        env={**os.environ, "PATH": fake_git.path}, preexec_fn=default_signals,
     )
     try:
         assert child.stdout is not None

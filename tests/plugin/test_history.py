@@ -20,6 +20,7 @@ import pytest
 from tests.support.dates import D1, D2, day, utc
 from tests.support.git import git_date, git_env
 from tests.support.git_calls import GitCalls, subcommand
+from tests.support.signals import default_signals
 from tests.support.sites import SITE_URL, Site
 
 PLUGIN_LOGGER = "mkdocs.plugins.sitemap-pro"
@@ -179,7 +180,8 @@ def test_a_signal_ends_the_build_and_git_at_once(
     two_pages(site)
     env, folder = _hanging_git(tmp_path / "hang")
     proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=site.root,
-                            env=git_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            env=git_env(env), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=default_signals)
     try:
         deadline = time.monotonic() + 60
         while not (folder / "sleep.pid").exists() and time.monotonic() < deadline:
