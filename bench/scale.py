@@ -135,9 +135,11 @@ def report(label: str, contenders: list[Contender], pages: int, commits: int,
                      f"(a check on the machine's spread)")
         lines.append(C.ratio_line(f"{label} {name} / plain, peak RSS", rr, f"<= {GOAL_RSS}x",
                                   rr <= GOAL_RSS))
+        # Per commit only where the history is the shape's size (not 3 commits).
+        per_commit = (f", {(cpu - plain) / commits * 1e6:+.1f} us per commit"
+                      if commits >= pages else "")
         lines.append(f"   {name}: {cpu:.2f} s CPU ({cpu - plain:+.2f} s: "
-                     f"{(cpu - plain) / pages * 1000:+.3f} ms per page, "
-                     f"{(cpu - plain) / commits * 1e6:+.1f} us per commit), "
+                     f"{(cpu - plain) / pages * 1000:+.3f} ms per page{per_commit}), "
                      f"{rss / MB:.0f} MB ({(rss - plain_rss) / pages:+,.0f} B per page)")
     if floor is not None:
         extra = min(by["cold"].cpu) - min(by["warm"].cpu)
