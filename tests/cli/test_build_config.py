@@ -156,6 +156,7 @@ def yaml_site(site: Site, **options: object) -> None:
         INHERIT: base.yml
         site_url: !ENV [SITEMAP_TEST_URL, "https://wrong.example.org/"]
         markdown_extensions:
+          - pymdownx.smartsymbols
           - pymdownx.snippets:
               base_path: [snippets]
           - pymdownx.superfences:

@@ -65,7 +65,7 @@ def test_inherit_merged_as_zensical_merges(tmp_path, monkeypatch):
     site = load_site_config(None)
     assert site.mkdocs.site_url == "https://child.example.org/"
     assert site.mkdocs.use_directory_urls is True  # "true" read as YAML reads it
-    assert site.mkdocs.markdown_extensions == BUILTINS + ["abbr", "admonition"]  # lists joined
+    assert site.mkdocs.markdown_extensions == BUILTINS + ["admonition"]  # a list replaced
     assert site.options.changefreq == "weekly" and site.options.priority == 0.3  # maps merged
     assert site.plugin_options["search"] == {"lang": "en"}
 

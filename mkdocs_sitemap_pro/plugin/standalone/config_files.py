@@ -3,8 +3,8 @@
 ``zensical.toml``: its ``[project]`` table (the whole file if it has none). ``mkdocs.yml``:
 YAML with ``!ENV`` (a variable, or the first set of several, else the last item as the
 default) and ``INHERIT`` (the parent file, relative to the child, deep-merged under it:
-mappings key by key, lists parent first then child, anything else the child's), as
-Zensical merges it. Tags that would import or run Python (``!!python/name:...``) and tags
+mappings key by key, anything else, lists too, the child's), as MkDocs and Zensical
+(0.1 on) merge it. Tags that would import or run Python (``!!python/name:...``) and tags
 this reader does not know become ``Opaque`` values: never resolved, so the site's
 extensions, theme and plugins need not be installed. ``!relative $config_dir/...`` is the
 path it names; ``!relative`` otherwise is opaque (it means the page being rendered).
@@ -98,9 +98,7 @@ def _merged(parent: object, child: object) -> object:
         for key, value in child.items():
             out[key] = _merged(out[key], value) if key in out else value
         return out
-    if isinstance(parent, list) and isinstance(child, list):
-        return [*parent, *child]
-    return child
+    return child  # a list too: the child's replaces the parent's
 
 
 def _loader(config_dir: Path) -> type[yaml.SafeLoader]:
