@@ -48,9 +48,9 @@ class Tracker:
         self.api_files: set[str] = set()  # source files of API objects rendered (INFO line)
         # dependencies: lines: what a page's own text includes in part (snippets' line
         # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
-        # from its source by the same analysis ``build`` makes. The extensions take
-        # base_path (and macros include_dir) from the working folder, as ``-f`` does not
-        # change it: so do these rules, whatever folder mkdocs.yml is in.
+        # from its source by the same analysis ``build`` makes. pymdownx.snippets,
+        # mdx_include and macros resolve base_path and include_dir from the working
+        # folder (``-f`` does not change it), so these rules do too.
         self._written: WrittenRules | None = None
         if lines:
             rules = rules_for(config.mdx_configs, config.markdown_extensions,
