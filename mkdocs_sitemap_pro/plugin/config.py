@@ -117,11 +117,11 @@ class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
 
     def run_validation(self, value: object) -> list[str] | str:
         if isinstance(value, str):
-            folder = os.path.dirname(self.config_file_path or "")
+            folder = config_folder(self.config_file_path)
             path = os.path.normpath(os.path.join(folder, value))
             if not os.path.isfile(path):
                 raise base.ValidationError(f"the file {value!r} does not exist (looked for {path})")
-            top = _repository_top(folder or ".")
+            top = _repository_top(folder)
             real = os.path.realpath(path)
             if top is None or not real.startswith(os.path.join(top, "")):
                 raise base.ValidationError(
@@ -200,8 +200,7 @@ class _Previous(c.BaseConfigOption[Optional[str]]):
             return value
         if scheme:
             raise base.ValidationError(f"{value!r}: only http and https URLs can be read")
-        folder = os.path.dirname(self.config_file_path or "")
-        return os.path.normpath(os.path.join(folder, value))
+        return os.path.normpath(os.path.join(config_folder(self.config_file_path), value))
 
     def pre_validation(self, config: base.Config, key_name: str) -> None:
         self.config_file_path = config.config_file_path
@@ -296,4 +295,11 @@ def check_cache_dir(config: MkDocsConfig, options: SitemapProConfig) -> None:
 
 def project_folder(config: MkDocsConfig) -> Path:
     """The folder of mkdocs.yml, which relative paths of the plugin's files start from."""
-    return Path(config.config_file_path or "mkdocs.yml").parent
+    return Path(config_folder(config.config_file_path))
+
+
+def config_folder(config_file_path: str | None) -> str:
+    """The absolute folder of a config file, however ``-f`` named it (``mkdocs.yml``,
+    ``./mkdocs.yml``, ``sub/mkdocs.yml``, absolute): MkDocs keeps the name as given, and
+    a path made from a relative one would not be the same string as the files read."""
+    return os.path.abspath(os.path.dirname(config_file_path or ""))

@@ -239,6 +239,7 @@ def test_verbose_names_what_dated_each_page(site, monkeypatch, capsys):
     assert "DEBUG   -  sitemap-pro: page 'usage.md': dated by the included file snippets/shared.md" in err
     for page in ("index.md", "guide.md"):
         assert f"DEBUG   -  sitemap-pro: page '{page}': dated by its source docs/{page}" in err
+    assert "Loaded theme configuration" not in err  # MkDocs' default theme: none of the site's
     assert run_build(site, monkeypatch) == 0
     assert "DEBUG" not in capsys.readouterr().err
 

@@ -3,6 +3,7 @@ states), against a real repository with fixed dates and real git processes."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
@@ -50,6 +51,25 @@ def test_no_process_when_every_path_is_tracked(tmp_path, monkeypatch):
     history = read_history(repo.path)
     monkeypatch.setenv("PATH", "")  # any git process would now fail to start
     assert adopt_twins(history, [str(page.resolve())]) == {}
+
+
+def test_an_empty_file_has_no_twin(tmp_path):
+    """Every empty file has the empty blob's id (and so has ``/proc/cpuinfo``, whose size
+    is 0): an empty tracked file dates no empty copy, nor a file of the system."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "copy/\n")
+    repo.write("src/pkg/__init__.py", "")
+    repo.write("docs/a.md", "a\n")
+    repo.commit("first", D1)
+    history = read_history(repo.path)
+    empty = repo.write("copy/__init__.py", "").resolve()
+    copy = repo.write("copy/a.md", "a\n").resolve()
+    system = ["/proc/cpuinfo"] if os.path.isfile("/proc/cpuinfo") else []
+
+    twins = adopt_twins(history, [str(empty), str(copy), *system])
+
+    assert twins == {str(copy): b"docs/a.md"}
+    assert not history.tracked(empty)
 
 
 def test_derived_only_ignored_copies_that_only_add_lines(tmp_path):

@@ -13,10 +13,15 @@ most folder names with the copy's path from the top level (``es`` for a Spanish 
 ``site_zensical_src/es/content/``: an untranslated page is dated by its own language's
 file, ``docs/es/docs/...``, not by the English one it equals), then the one git dates
 newest, then the first by name: the same answer on every build.
+
+An empty file is no copy of anything: every empty file has the same id (the empty
+blob), and so does a file that lies about its size (``/proc/cpuinfo`` has a size of 0,
+so git hashes nothing of it). The empty blob never makes a twin.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 
@@ -25,6 +30,9 @@ from mkdocs_sitemap_pro.core.git.history import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 
 __all__ = ["adopt_twins", "likeness"]
+
+# The empty blob's id in a SHA-1 and in a SHA-256 repository ("blob 0\0" hashed).
+_EMPTY_BLOBS = frozenset(hashlib.new(name, b"blob 0\0").hexdigest() for name in ("sha1", "sha256"))
 
 
 def adopt_twins(history: GitHistory, paths: Iterable[str],
@@ -43,7 +51,7 @@ def adopt_twins(history: GitHistory, paths: Iterable[str],
     ids = out.decode("ascii", "replace").split()
     if status != 0 or len(ids) != len(untracked):
         return {}
-    wanted = set(ids)
+    wanted = set(ids) - _EMPTY_BLOBS  # an empty file is a copy of no file
     by_id: dict[str, list[bytes]] = {}
     for name, object_id in history.objects.items():
         if object_id in wanted:

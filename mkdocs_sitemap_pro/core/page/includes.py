@@ -85,7 +85,8 @@ def rules_for(
     docs_dir: Path | None = None,
 ) -> WrittenRules:
     """The rules of a site: ``base_path``, the variants' paths and ``include_dir`` are
-    relative to the folder of the config (where the builder runs); ``plugin_options``
+    relative to ``project``, the folder the builder runs in (absolute: MkDocs' working
+    folder; for ``build``, the config's folder); ``plugin_options``
     (each plugin's options, as written) gives macros' ``include_dir`` (else docs_dir)."""
     bases: tuple[Path, ...] = ()
     if "pymdownx.snippets" in extensions:

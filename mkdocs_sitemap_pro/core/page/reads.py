@@ -16,7 +16,8 @@ zip archive on sys.path): a module is imported once per process, by whichever pa
 first, and its source is read only where no bytecode is cached, so such a read would date
 one page by chance, and only in a fresh clone. ``Exclusions`` then drops what is part of
 the site rather than of the page: theme and template folders, site_dir, mkdocs.yml,
-files appended to every page.
+files appended to every page, and the system's own files (``/proc``, ``/sys``, ``/dev``:
+``/proc/cpuinfo`` is no source, and git hashes it as an empty file).
 
 Not seen: content a plugin read before the page's window (a cache filled in
 ``on_config``) and reads made by C code.
@@ -38,6 +39,8 @@ __all__ = ["Exclusions", "Observer"]
 
 _WRITE_MODES = frozenset("wax+")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
+# The kernel's and devices' folders: what is read there dates no page.
+_SYSTEM_FOLDERS = ("/proc/", "/sys/", "/dev/") if os.sep == "/" else ()
 
 
 # setuptools' editable installs put ``__editable__.<dist>.finder.__path_hook__`` on
@@ -168,7 +171,8 @@ class Exclusions:
         real = self.real(path)
         if real in self._files or f"{os.sep}__pycache__{os.sep}" in real:
             return False
-        return not real.startswith(self._folders)
+        return not (real.startswith(self._folders) or path.startswith(_SYSTEM_FOLDERS)
+                    or real.startswith(_SYSTEM_FOLDERS))
 
     def pick(self, paths: Iterable[str], source: str | None) -> set[str]:
         """The files among ``paths`` that count, less the page's own source.

@@ -48,11 +48,14 @@ class Tracker:
         self.api_files: set[str] = set()  # source files of API objects rendered (INFO line)
         # dependencies: lines: what a page's own text includes in part (snippets' line
         # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
-        # from its source by the same analysis ``build`` makes.
+        # from its source by the same analysis ``build`` makes. pymdownx.snippets,
+        # mdx_include and macros resolve base_path and include_dir from the working
+        # folder (``-f`` does not change it), so these rules do too.
         self._written: WrittenRules | None = None
         if lines:
             rules = rules_for(config.mdx_configs, config.markdown_extensions,
-                              frozenset(config.plugins), project_folder(config))
+                              frozenset(config.plugins), Path.cwd(),
+                              docs_dir=Path(config.docs_dir))
             if rules.in_part:
                 self._written = rules
         # Each integration only where its plugin is in use (imported only then): most

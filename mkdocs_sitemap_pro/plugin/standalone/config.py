@@ -16,8 +16,10 @@ config the URL of the version's folder).
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -103,7 +105,8 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
         settings["site_dir"] = os.path.abspath(site_dir)
     config = MkDocsConfig(config_file_path=str(path))
     config.load_dict(settings)
-    errors, warnings = config.validate()
+    with _theme_unsaid():
+        errors, warnings = config.validate()
     if errors:
         name, reason = errors[0]
         raise ConfigError(f"Config value '{name}': {reason}")
@@ -116,6 +119,23 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
     said = [f"Config value '{name}': {text}" for name, text in warnings] + read.warnings
     said += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
     return SiteConfig(config, options, frozenset(entries), tuple(said), entries)
+
+
+@contextmanager
+def _theme_unsaid() -> Iterator[None]:
+    """Checking the config makes MkDocs' default theme (``_keep_theme_facts`` says why),
+    and MkDocs says so at DEBUG ("Loaded theme configuration for 'mkdocs'"): no theme of
+    the site, so ``-v`` does not print it. Its warnings and errors still go through."""
+    logger = logging.getLogger("mkdocs.theme")
+
+    def above_debug(record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+    logger.addFilter(above_debug)
+    try:
+        yield
+    finally:
+        logger.removeFilter(above_debug)
 
 
 def _config_path(config_file: str | None) -> Path:

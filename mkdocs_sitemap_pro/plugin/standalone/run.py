@@ -28,7 +28,12 @@ from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, Lines, Shown
-from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, check_cache_dir
+from mkdocs_sitemap_pro.plugin.config import (
+    SitemapProConfig,
+    cache_file,
+    check_cache_dir,
+    project_folder,
+)
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.core.page.includes import (
@@ -220,7 +225,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
     if not site.options.dependencies:
         return None
     config = site.mkdocs
-    project = Path(config.config_file_path or ".").resolve().parent
+    project = project_folder(config)  # where the builder is taken to have run
     rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project,
                       site.plugin_options, Path(config.docs_dir))
     shown: dict[str, frozenset[str]] = {}
