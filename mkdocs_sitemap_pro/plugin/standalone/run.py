@@ -123,7 +123,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     if replaced is None or "site_url" not in replaced.settings:
         apply_mike(site)  # under mike, the version's site_url, as the builder had it
     try:
-        pipeline.site_url_of(config)
+        site_url = pipeline.site_url_of(config)
         check_cache_dir(config, options)
     except PluginError as error:
         raise ConfigError(str(error).removeprefix("sitemap-pro: ")) from None
@@ -132,10 +132,11 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
             f"site_dir {config.site_dir} does not exist: build the site first, or name "
             "the folder it was built into with --site-dir"
         )
+    builder = BuilderSitemap.read(Path(config.site_dir))
+    builder.located(site_url)  # another site's or version's tree: stop before any work
     build_time = get_build_datetime()
     history = _history(site) if options.lastmod == "git" else (None, None)
     main, earlier, order = _builds(site, history, build_time)
-    builder = BuilderSitemap.read(Path(config.site_dir))
     main.languages, main.vet = order, builder.vet
     try:
         written = pipeline.write_sitemap(options, main, earlier)
