@@ -122,3 +122,31 @@ def test_plugin_under_mkdocs_dates_a_staged_copy_the_same_way(tmp_path):
         URL + "tutorial/b/": utc(D1),
         URL + "tutorial/c/": None,
     }
+
+
+@needs_zensical
+def test_cache_of_a_staged_config_outlives_the_staging_folder(tmp_path, monkeypatch, capsys):
+    """The staging folder is deleted and made again between two runs (as FastAPI's script
+    does): the second run reads the history map the first one kept, from the repository
+    root's .cache, since git does not track the staged config."""
+    repo = _repo(tmp_path)
+    monkeypatch.chdir(repo.path)
+    for run in ("cold", "warm"):
+        shutil.rmtree(repo.path / "site_zensical_src", ignore_errors=True)
+        config = _stage(repo.path)
+        _zensical(config)
+        assert main(["build", "-f", str(config), "-v", "--strict"]) == 0
+        err = capsys.readouterr().err
+        kept = "git history: the map kept for this HEAD" in err
+        assert kept is (run == "warm"), err
+        assert _dates(repo.path)[URL + "tutorial/a/"] == utc(D2)
+    assert (repo.path / ".cache/plugin/sitemap-pro/history.json").is_file()
+    assert not (config.parent / ".cache/plugin").exists()  # .cache/ itself: Zensical's
+
+    # An explicit cache_dir is kept as given: relative to the staged config.
+    written = yaml.safe_load(config.read_text(encoding="utf-8"))
+    written["plugins"] = [{"sitemap-pro": {"cache_dir": "here"}}]
+    config.write_text(yaml.safe_dump(written), encoding="utf-8")
+    assert main(["build", "-f", str(config), "--strict"]) == 0, capsys.readouterr().err
+    assert (config.parent / "here/history.json").is_file()
+

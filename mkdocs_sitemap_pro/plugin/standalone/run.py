@@ -42,6 +42,7 @@ from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
+from mkdocs_sitemap_pro.plugin.standalone.cache_place import place_cache
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.moved_pages import built_heading
 from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
@@ -120,6 +121,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     if not options.enabled:
         log.info("the plugin's 'enabled' option is false: no sitemap was written")
         return Outcome(None)
+    place_cache(site, replaced)  # an untracked config's folder may be deleted
     if replaced is None or "site_url" not in replaced.settings:
         apply_mike(site)  # under mike, the version's site_url, as the builder had it
     try:
