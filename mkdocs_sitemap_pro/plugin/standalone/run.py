@@ -193,7 +193,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     dependencies = _dependencies(site, built.files)
     git, rules = history
     if git is not None:  # a staged copy of the docs: dated by the tracked files
-        date_staged(git, built.files, dependencies, options.git_timeout)
+        dependencies = date_staged(git, built.files, dependencies, options.git_timeout)
     if dependencies is not None and git is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
         store = LineDateStore(cache_file(config, options, BLAME_FILE))
