@@ -81,15 +81,9 @@ class _Tracked:
         for name in history.objects:
             if os.path.splitext(os.fsdecode(name))[1] not in suffixes:
                 continue
-            path = os.path.join(top, os.fsdecode(name))
-            try:
-                if os.path.getsize(path) > _LARGEST:
-                    continue
-            except OSError:
-                continue
-            lines = _lines(path)
+            lines = _lines(os.path.join(top, os.fsdecode(name)), _LARGEST)
             held = wanted.intersection(lines)
-            if held:
+            if len(held) > 1 or (held and len(lines) == 1):  # else it can cover nothing
                 self.lines[name] = lines
                 for line in held:
                     self.holding.setdefault(line, set()).add(name)
@@ -145,11 +139,14 @@ def _added(copy: list[str], base: list[str]) -> list[tuple[str, ...]]:
             if tag in ("insert", "replace") and j2 > j1]
 
 
-def _lines(path: str) -> list[str]:
-    """A file's non-blank lines, stripped of trailing space ([] when unreadable), as
-    ``derived`` compares them."""
+def _lines(path: str, largest: int | None = None) -> list[str]:
+    """A file's non-blank lines, stripped of trailing space, as ``derived`` compares
+    them ([] when unreadable, or larger than ``largest`` bytes)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as file:
-            return [line.rstrip() for line in file if line.strip()]
+            text = file.read(largest + 1 if largest is not None else -1)
     except OSError:
         return []
+    if largest is not None and len(text) > largest:
+        return []
+    return [line for line in map(str.rstrip, text.splitlines()) if line]
