@@ -11,8 +11,8 @@ change must re-date the page.
 The rule: the copy's non-blank lines are aligned with its base's; each run of added
 lines is covered by tracked files of the copy's kind (its suffix, read from the work
 tree) that hold those lines in the same order: a whole one-line file, or at least two of
-a file's lines in a row or in order, where a line between two of them may differ
-(a placeholder filled in). Of the files holding most of a run's lines, the one a copy is
+a file's lines, where lines between two of them may differ from the file's (a
+placeholder filled in), fewer than those equal. Of the files holding most of a run's lines, the one a copy is
 most likely made from (``twins.likeness``) is taken first. A copy with an added line no
 tracked file covers is returned too: the caller says which page shows lines nothing dates.
 """
@@ -46,10 +46,11 @@ def added_sources(history: GitHistory, bases: Mapping[str, bytes]) -> Added:
     """For each copy of ``bases`` (path -> the tracked file it adds lines to), the tracked
     files its added lines come from (see above)."""
     top = history.top
+    if top is None:
+        return Added({}, [])
     runs = {path: found for path, name in bases.items()
-            if top is not None and (found := _added(_lines(path),
-                                                     _lines(os.path.join(top, os.fsdecode(name)))))}
-    if not runs or top is None:
+            if (found := _added(_lines(path), _lines(os.path.join(top, os.fsdecode(name)))))}
+    if not runs:
         return Added({}, [])
     tracked = _Tracked(history, top, {line for found in runs.values() for run in found
                                       for line in run},
