@@ -29,7 +29,7 @@ from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
+from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
 from mkdocs_sitemap_pro.plugin.dating import Dater
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
@@ -120,7 +120,9 @@ class Build:
         twins, and (``dependencies: lines``) the lines of files shown in part."""
         self.history = history
         shown = self.tracker.shown if self.tracker is not None else {}
-        date_copies(history, page_sources(self.files), shown, self.options.git_timeout)
+        added = date_copies(history, page_sources(self.files), shown, self.options.git_timeout)
+        if self.tracker is not None and added:  # a staged banner or notice shows too
+            shown.update(with_added(shown, self.files, added))
         if self.tracker is not None and lines is not None:  # one blame per changed file
             self.lines = lines.dates(history, options, shown.values(), self.options.git_timeout)
 

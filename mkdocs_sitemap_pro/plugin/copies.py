@@ -1,5 +1,8 @@
 """Copied sources, for both the plugin and ``build``: untracked page sources and
-includes dated by their tracked twins (``core.git.twins``), within ``git_timeout``.
+includes dated by their tracked twins (``core.git.twins``), within ``git_timeout``; a
+staged page with lines added to its tracked file (``core.git.derived``) also by the
+tracked files those lines come from (``core.git.added_lines``: a banner, a notice), or a
+WARNING naming it when some come from none.
 
 A build script may copy the docs folder into a git-ignored folder and build from there
 (FastAPI's ``site_zensical_src``). Where every source is tracked (most builds), no git
@@ -15,12 +18,13 @@ from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
+from mkdocs_sitemap_pro.core.git.added_lines import added_sources
 from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from mkdocs_sitemap_pro.core.page.shown import Shown
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["date_copies", "page_sources"]
+__all__ = ["date_copies", "page_sources", "with_added"]
 
 
 def page_sources(files: Files) -> list[str]:
@@ -30,9 +34,12 @@ def page_sources(files: Files) -> list[str]:
 
 
 def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str, Shown],
-                timeout: float) -> None:
+                timeout: float) -> dict[str, frozenset[str]]:
     """Date the untracked ``sources`` and files pages show (``shown``) by their tracked
-    twins: one ``git hash-object`` for all of them, none when all are tracked."""
+    twins: one ``git hash-object`` for all of them, none when all are tracked.
+
+    Returns, per source with lines added to its tracked file, the tracked files (absolute
+    paths) those lines come from, which date its page too."""
     sources = list(sources)
     included = (path for each in shown.values()
                 for path in (*each.files, *(part for part, _ in each.parts)))
@@ -50,3 +57,32 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
     for path, name in sorted(derived.items()):
         log.debug(f"'{path}' is untracked: dated by {os.fsdecode(name)}, whose lines it "
                   "holds with others added")
+    added = added_sources(history, derived)
+    top = history.top or ""
+    found: dict[str, frozenset[str]] = {}
+    for path, names in sorted(added.sources.items()):
+        said = ", ".join(sorted(os.fsdecode(name) for name in names))
+        log.debug(f"'{path}': the lines it adds to {os.fsdecode(derived[path])} come from "
+                  f"{said}, which date it too")
+        found[path] = frozenset(os.path.join(top, os.fsdecode(name)) for name in names)
+    for path in added.unexplained:
+        log.warning(
+            f"staged page '{os.path.relpath(path, top) if top else path}' adds lines to "
+            f"{os.fsdecode(derived[path])} that no tracked file holds: it is dated without "
+            "them. Stage only text taken from tracked files (a banner or notice file), or "
+            "build from the tracked docs folder"
+        )
+    return found
+
+
+def with_added(shown: Mapping[str, Shown], files: Files,
+               added: Mapping[str, frozenset[str]]) -> dict[str, Shown]:
+    """``shown`` (by src_uri) with each page's added-lines files (``date_copies``) among
+    the files it shows."""
+    merged = dict(shown)
+    for file in files.documentation_pages():
+        found = added.get(file.abs_src_path or "")
+        if found:
+            own = merged.get(file.src_uri, Shown())
+            merged[file.src_uri] = own._replace(files=own.files | found)
+    return merged

@@ -166,3 +166,38 @@ def test_languages_built_one_at_a_time(tmp_path, monkeypatch, capsys):
     # The Spanish build's own sitemap stays for its theme (instant navigation reads it).
     assert (deploy / "es" / "sitemap.xml").read_bytes() == es_sitemap
     assert "language es" in capsys.readouterr().err
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    """Every file under ``root``, byte for byte."""
+    return {str(path.relative_to(root)): path.read_bytes()
+            for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.parametrize("how", ["version", "site_dir"])
+def test_a_version_or_site_dir_that_matches_nothing_is_an_error(site, monkeypatch, capsys,
+                                                                 how):
+    """Built under 1.0, run under 2.0 (or with --site-dir on another site's tree): exit 2,
+    naming the computed site_url and what the tree's sitemap holds; no file touched."""
+    _two_pages(site)
+    if how == "version":
+        _zensical_version(site, "1.0")
+        tree, args, held = site.root / "site", (), f"{SITE_URL}1.0/"
+        monkeypatch.setenv(VERSION, "2.0")
+        wanted = f"{SITE_URL}2.0/ ({VERSION}=2.0)"
+    else:
+        site.config["site_url"] = held = "https://other.example.org/docs/"
+        site.write_config()
+        zensical_build(site)  # another site, built into another folder
+        tree, args = site.root.parent / "other", ("--site-dir", str(site.root.parent / "other"))
+        shutil.move(site.root / "site", tree)
+        site.config["site_url"] = SITE_URL
+        site.write_config()
+        monkeypatch.delenv(VERSION, raising=False)
+        wanted = f"{SITE_URL} ({VERSION} unset)"
+    before = _tree(tree)
+    assert run_build(site, monkeypatch, *args) == 2
+    err = capsys.readouterr().err
+    assert wanted in err and f"lists URLs under {held}" in err, err
+    assert "every file was left as it was" in err, err
+    assert _tree(tree) == before

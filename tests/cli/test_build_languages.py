@@ -97,16 +97,23 @@ def test_translated_staged_copies_dated_by_their_tracked_files(tmp_path, monkeyp
     assert "undated" not in capsys.readouterr().err
 
 
+BANNER = "/// info\n\nTranslated.\n\n///\n"  # tracked, as FastAPI's banner and notice
+NOTICE = "/// warning\n\nNot translated yet.\n\n///\n"
+
+
 def _stage_with_notices(root: Path, language: str) -> None:
     """As FastAPI's script stages a translation: the English tree, each page replaced by
-    its translation with a banner after the title, or kept with a "not translated" one."""
+    its translation with the language's banner after the title, or kept with the
+    "not translated" notice (both tracked files)."""
     content = root / STAGE / language / "content"
+    banner = (root / "docs" / language / "docs" / "translation-banner.md").read_text("utf-8")
+    notice = (root / "docs" / "missing-translation.md").read_text("utf-8")
     for page in content.rglob("*.md"):
         translated = root / "docs" / language / "docs" / page.relative_to(content)
         title, _, body = (translated if translated.is_file() else page).read_text(
             encoding="utf-8").partition("\n")
-        notice = "Translated." if translated.is_file() else "Not translated yet."
-        page.write_text(f"{title}\n\n/// info\n\n{notice}\n\n///\n{body}", encoding="utf-8")
+        added = banner if translated.is_file() else notice
+        page.write_text(f"{title}\n\n{added}{body}", encoding="utf-8")
 
 
 @needs_zensical
@@ -117,7 +124,9 @@ def test_fastapi_staged_translations_with_notices(tmp_path, monkeypatch, capsys)
     root = tmp_path / "project"
     repo = _translated_repo(root)
     repo.write("docs/en/docs/only-en.md", "# Only English\n\nText.\n")
-    repo.commit("only English", D1)
+    repo.write("docs/es/docs/translation-banner.md", BANNER)
+    repo.write("docs/missing-translation.md", NOTICE)
+    repo.commit("only English, the banner and the notice", D1)
     english = _stage_and_build(root, "en", {"site_url": SITE_URL, "plugins": ["sitemap-pro"]})
     shutil.copytree(root / "docs/en/docs", root / STAGE / "es" / "content")
     _stage_with_notices(root, "es")

@@ -15,7 +15,7 @@ import yaml
 
 from mkdocs_sitemap_pro.cli.main import main
 from tests.cli.test_build import ZENSICAL, needs_zensical
-from tests.support.dates import D1, D2, D3, utc
+from tests.support.dates import D1, D2, D3, day, utc
 from tests.support.git import GitRepo, git_env
 from tests.support.schemas import parse_sitemap
 
@@ -122,3 +122,156 @@ def test_plugin_under_mkdocs_dates_a_staged_copy_the_same_way(tmp_path):
         URL + "tutorial/b/": utc(D1),
         URL + "tutorial/c/": None,
     }
+
+
+@needs_zensical
+def test_cache_of_a_staged_config_outlives_the_staging_folder(tmp_path, monkeypatch, capsys):
+    """The staging folder is deleted and made again between two runs (as FastAPI's script
+    does): the second run reads the history map the first one kept, from the repository
+    root's .cache, since git does not track the staged config."""
+    repo = _repo(tmp_path)
+    monkeypatch.chdir(repo.path)
+    for run in ("cold", "warm"):
+        shutil.rmtree(repo.path / "site_zensical_src", ignore_errors=True)
+        config = _stage(repo.path)
+        _zensical(config)
+        assert main(["build", "-f", str(config), "-v", "--strict"]) == 0
+        err = capsys.readouterr().err
+        kept = "git history: the map kept for this HEAD" in err
+        assert kept is (run == "warm"), err
+        assert _dates(repo.path)[URL + "tutorial/a/"] == utc(D2)
+    assert (repo.path / ".cache/plugin/sitemap-pro/history.json").is_file()
+    assert not (config.parent / ".cache/plugin").exists()  # .cache/ itself: Zensical's
+
+    # An explicit cache_dir is kept as given: relative to the staged config.
+    written = yaml.safe_load(config.read_text(encoding="utf-8"))
+    written["plugins"] = [{"sitemap-pro": {"cache_dir": "here"}}]
+    config.write_text(yaml.safe_dump(written), encoding="utf-8")
+    assert main(["build", "-f", str(config), "--strict"]) == 0, capsys.readouterr().err
+    assert (config.parent / "here/history.json").is_file()
+
+
+
+BANNER = ("/// details | Traducción\n\nTraducido por IA.\n\nCorrígela si hace falta.\n\n"
+          "[Versión en inglés](ENGLISH_VERSION_URL)\n\n///\n")
+D4 = day(90)  # after D3
+NOTICE = "/// warning\n\nEsta página aún no está traducida.\n\nPronto lo estará.\n\n///\n"
+
+
+def _translated_repo(tmp_path: Path) -> GitRepo:
+    """FastAPI's layout: English docs, a Spanish translation of two of its three pages,
+    the Spanish banner and the shared notice for untranslated pages (tracked files)."""
+    repo = GitRepo(tmp_path / "project")
+    repo.write(".gitignore", "site/\nsite_zensical_src/\n.cache/\n")
+    for name in ("index", "a", "b"):
+        repo.write(f"docs/en/docs/{name}.md", f"# {name.upper()}\n\nText of {name}.\n")
+    repo.write("docs/es/docs/index.md", "# Inicio\n\nBienvenido.\n")
+    repo.write("docs/es/docs/a.md", "# A\n\nTexto de a.\n")
+    repo.write("docs/es/docs/translation-banner.md", BANNER)
+    repo.write("docs/missing-translation.md", NOTICE)
+    repo.commit("first", D1)
+    repo.write("docs/es/docs/a.md", "# A\n\nTexto de a, mejor.\n")
+    repo.commit("a", D2)
+    return repo
+
+
+def _notice(markdown: str, notice: str) -> str:
+    """FastAPI's ``add_markdown_notice``: the notice after the title."""
+    header, _, body = markdown.partition("\n\n")
+    return f"{header}\n\n{notice}\n\n{body}"
+
+
+def _stage_spanish(repo: Path, zensical: bool = True) -> Path:
+    """As FastAPI's ``stage_zensical_docs('es')``: the English docs copied; a translated
+    page replaced by its translation with the banner (its English URL filled in), an
+    untranslated one given the notice; then a real `zensical build`."""
+    staged = repo / "site_zensical_src" / "es"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(repo / "docs/en/docs", staged / "content")
+    banner = (repo / "docs/es/docs/translation-banner.md").read_text(encoding="utf-8")
+    notice = (repo / "docs/missing-translation.md").read_text(encoding="utf-8")
+    for page in sorted((staged / "content").glob("*.md")):
+        translated = repo / "docs/es/docs" / page.name
+        if translated.is_file():
+            url = f"https://example.com/{page.stem}/".replace("/index/", "/")
+            text = _notice(translated.read_text(encoding="utf-8"),
+                           banner.replace("ENGLISH_VERSION_URL", url))
+        else:
+            text = _notice(page.read_text(encoding="utf-8"), notice)
+        page.write_text(text, encoding="utf-8")
+    config = staged / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({
+        "site_name": "Staged", "site_url": URL + "es/", "docs_dir": "content",
+        "site_dir": "site", "plugins": [{"sitemap-pro": {}}],
+    }), encoding="utf-8")
+    if zensical:
+        _zensical(config)
+    return config
+
+
+def _spanish_dates(repo: Path) -> dict[str | None, str | None]:
+    root = parse_sitemap(repo / "site_zensical_src/es/site/sitemap.xml")
+    return {url.findtext("{*}loc"): url.findtext("{*}lastmod") for url in root}
+
+
+@needs_zensical
+def test_a_staged_banner_or_notice_dates_the_pages_that_show_it(tmp_path, monkeypatch,
+                                                                capsys):
+    """A commit changing only the banner re-dates the translated pages (which show it
+    with their English URL filled in); one changing only the notice, the untranslated."""
+    repo = _translated_repo(tmp_path)
+    monkeypatch.chdir(repo.path)
+    es = URL + "es/"
+
+    def dates() -> dict[str | None, str | None]:
+        config = _stage_spanish(repo.path)
+        assert main(["build", "-f", str(config), "--strict", "-v"]) == 0, \
+            capsys.readouterr().err
+        return _spanish_dates(repo.path)
+
+    assert dates() == {es: utc(D1), es + "a/": utc(D2), es + "b/": utc(D1)}
+    err = capsys.readouterr().err
+    assert "come from docs/es/docs/translation-banner.md, which date it too" in err, err
+
+    repo.write("docs/es/docs/translation-banner.md",
+               BANNER.replace("Traducido por IA.", "Traducido por IA y personas."))
+    repo.commit("banner", D3)
+    assert dates() == {es: utc(D3), es + "a/": utc(D3), es + "b/": utc(D1)}
+
+    repo.write("docs/missing-translation.md", NOTICE.replace("Pronto", "Muy pronto"))
+    repo.commit("notice", D4)
+    assert dates() == {es: utc(D3), es + "a/": utc(D3), es + "b/": utc(D4)}
+
+
+@needs_zensical
+def test_staged_lines_no_tracked_file_holds_warn_and_fail_strict(tmp_path, monkeypatch,
+                                                                capsys):
+    repo = _translated_repo(tmp_path)
+    monkeypatch.chdir(repo.path)
+    config = _stage_spanish(repo.path)
+    page = config.parent / "content/b.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nBuilt on a Tuesday.\n",
+                    encoding="utf-8")
+    _zensical(config)
+    assert main(["build", "-f", str(config), "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("WARNING") == 1, err
+    assert ("staged page 'site_zensical_src/es/content/b.md' adds lines to "
+            "docs/en/docs/b.md that no tracked file holds") in err, err
+    assert main(["build", "-f", str(config)]) == 0
+    assert _spanish_dates(repo.path)[URL + "es/b/"] == utc(D1)  # by what it could follow
+
+
+def test_plugin_under_mkdocs_dates_a_staged_banner_the_same_way(tmp_path):
+    repo = _translated_repo(tmp_path)
+    repo.write("docs/es/docs/translation-banner.md",
+               BANNER.replace("Traducido por IA.", "Traducido por IA y personas."))
+    repo.commit("banner", D3)
+    staged = repo.path / "site_zensical_src" / "es"
+    config = _stage_spanish(repo.path, zensical=False)
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f",
+                             str(config)], cwd=staged, env=git_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    es = URL + "es/"
+    assert _spanish_dates(repo.path) == {es: utc(D3), es + "a/": utc(D3), es + "b/": utc(D1)}

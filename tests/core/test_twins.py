@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
+from mkdocs_sitemap_pro.core.git.added_lines import added_sources
 from mkdocs_sitemap_pro.core.git.derived import adopt_derived
 from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from tests.support.dates import D1, D2, D3
@@ -93,3 +94,29 @@ def test_derived_only_ignored_copies_that_only_add_lines(tmp_path):
     assert found == {str(noticed): b"docs/es/a.md"}  # not docs/en/a.md, newer
     assert _when(history, noticed) == _when(history, repo.path.resolve() / "docs/es/a.md")
     assert not history.tracked(changed) and not history.tracked(written)
+
+
+def test_added_lines_come_from_the_tracked_files_that_hold_them(tmp_path):
+    """``added_sources``: a banner inserted with a placeholder filled in is covered by the
+    banner's file (the same folder's first); lines of no tracked file leave the copy
+    unexplained; a line a file holds among others (``///``) covers nothing alone."""
+    repo = GitRepo(tmp_path / "repo")
+    repo.write(".gitignore", "stage/\n")
+    banner = "/// note | AI\n\nMade by AI.\n\n[English](URL)\n\n///\n"
+    repo.write("docs/es/banner.md", banner)
+    repo.write("docs/fr/banner.md", banner)  # the same bytes: Spanish copies take es's
+    repo.write("docs/es/a.md", "# A\n\nTexto.\n")
+    repo.write("docs/es/b.md", "# B\n\nTexto.\n")
+    repo.write("docs/other.md", "/// tip\n\nElsewhere.\n\n///\n")
+    repo.commit("first", D1)
+    history = read_history(repo.path)
+    shown = repo.write("stage/es/a.md", "# A\n\n" + banner.replace("URL", "https://e/a/")
+                       + "\nTexto.\n").resolve()
+    stray = repo.write("stage/es/b.md", "# B\n\n///\n\nBuilt today.\n\nTexto.\n").resolve()
+    bases = adopt_derived(history, [str(shown), str(stray)])
+    assert bases == {str(shown): b"docs/es/a.md", str(stray): b"docs/es/b.md"}
+
+    added = added_sources(history, bases)
+
+    assert added.sources == {str(shown): frozenset({b"docs/es/banner.md"})}
+    assert added.unexplained == [str(stray)]

@@ -9,10 +9,13 @@ written; if one that belongs in this sitemap (inside its folder) is neither list
 left out by a rule (404, drafts, noindex, ``sitemap: false``, ``exclude``, a canonical
 elsewhere, a fallback copy), or if nothing at all can be listed, the run stops before
 writing, the builder's files stay as they were, and the message says what to check.
+Before any of that, a site_url (under mike: a version) under which none of the builder's
+URLs lies is a config error (``located``): the tree is another site's or version's.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +30,8 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.core.words import counted
+from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
+from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError
 
 if TYPE_CHECKING:
     from mkdocs_sitemap_pro.plugin.pipeline import Part
@@ -53,6 +58,24 @@ class BuilderSitemap:
     def read(cls, site_dir: Path) -> BuilderSitemap:
         """The URLs of ``site_dir/sitemap.xml`` (a previous run's index: of its files)."""
         return cls(site_dir, frozenset(normalise_loc(loc) for loc in _locs(site_dir)))
+
+    def located(self, site_url: SiteUrl) -> None:
+        """Raise ``ConfigError`` when the builder's sitemap lists URLs and none lies under
+        ``site_url`` (the builder's, under mike the version's): this run would date
+        another site or version than the one in site_dir."""
+        under = normalise_loc(site_url.url)
+        if not self.locs or any(loc.startswith(under) for loc in self.locs):
+            return
+        version = os.environ.get(VERSION_VARIABLE)
+        said = f" ({VERSION_VARIABLE}={version})" if version else f" ({VERSION_VARIABLE} unset)"
+        raise ConfigError(
+            f"site_url {site_url.url}{said} matches none of the "
+            f"{counted(len(self.locs), 'URL')} of the sitemap in {self.site_dir}, which "
+            f"lists {_held(self.locs)}: that folder holds another site or version than "
+            "the one this run dates. Nothing was written and every file was left as it "
+            f"was. Run with the config (-f), site_url and {VERSION_VARIABLE} the site was "
+            "built with, or name the folder it was built into with --site-dir"
+        )
 
     def vet(self, site: SiteUrl, entries: Sequence[SitemapEntry], parts: Sequence[Part]) -> None:
         """Raise ``Incomplete`` unless ``entries`` cover the builder's URLs in ``site``."""
@@ -113,6 +136,14 @@ def _locs(site_dir: Path) -> list[str]:
         if part is not None and not part.is_index:
             locs.extend(entry.loc for entry in part.entries)
     return locs
+
+
+def _held(locs: frozenset[str]) -> str:
+    """What a sitemap's URLs have in common: the folder they all lie under, or one."""
+    folder = os.path.commonprefix(sorted(locs)).rpartition("/")[0] + "/"
+    if folder.count("/") < 3:  # no common host
+        return f"URLs such as {min(locs)}"
+    return f"URLs under {folder}"
 
 
 def _left_out(parts: Sequence[Part]) -> set[str]:

@@ -47,6 +47,7 @@ from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
+from mkdocs_sitemap_pro.plugin.standalone.cache_place import place_cache
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.moved_pages import built_heading
 from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
@@ -125,10 +126,11 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     if not options.enabled:
         log.info("the plugin's 'enabled' option is false: no sitemap was written")
         return Outcome(None)
+    place_cache(site, replaced)  # an untracked config's folder may be deleted
     if replaced is None or "site_url" not in replaced.settings:
         apply_mike(site)  # under mike, the version's site_url, as the builder had it
     try:
-        pipeline.site_url_of(config)
+        site_url = pipeline.site_url_of(config)
         check_cache_dir(config, options)
     except PluginError as error:
         raise ConfigError(str(error).removeprefix("sitemap-pro: ")) from None
@@ -137,10 +139,11 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
             f"site_dir {config.site_dir} does not exist: build the site first, or name "
             "the folder it was built into with --site-dir"
         )
+    builder = BuilderSitemap.read(Path(config.site_dir))
+    builder.located(site_url)  # another site's or version's tree: stop before any work
     build_time = get_build_datetime()
     history = _history(site) if options.lastmod == "git" else (None, None)
     main, earlier, order = _builds(site, history, build_time)
-    builder = BuilderSitemap.read(Path(config.site_dir))
     main.languages, main.vet = order, builder.vet
     try:
         written = pipeline.write_sitemap(options, main, earlier)
@@ -195,7 +198,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     dependencies = _dependencies(site, built.files)
     git, rules = history
     if git is not None:  # a staged copy of the docs: dated by the tracked files
-        date_staged(git, built.files, dependencies, options.git_timeout)
+        dependencies = date_staged(git, built.files, dependencies, options.git_timeout)
     if dependencies is not None and git is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
         store = LineDateStore(cache_file(config, options, BLAME_FILE))

@@ -1,5 +1,6 @@
-"""``build`` on a staged copy of the docs: copies dated by their tracked twins
-(``plugin.copies``), and a WARNING when most pages still have no source git tracks.
+"""``build`` on a staged copy of the docs: copies dated by their tracked twins, and by
+the tracked files of the lines a copy adds (``plugin.copies``), and a WARNING when most
+pages still have no source git tracks.
 
 What is left untracked is said once per build, because a sitemap whose pages are mostly
 undated is rarely what the user meant (FastAPI's script builds from a git-ignored copy).
@@ -13,19 +14,23 @@ from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.page.shown import Dependencies
-from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources
+from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["date_staged"]
 
 
 def date_staged(history: GitHistory, files: Files, dependencies: Dependencies | None,
-                timeout: float) -> None:
+                timeout: float) -> Dependencies | None:
     """Date untracked page sources and includes by their twins; then warn (once) if more
-    than half of the pages are still untracked."""
+    than half of the pages are still untracked. Returns ``dependencies`` with the files
+    of the lines copies add (unless ``dependencies: false``: pages by their source)."""
     sources = page_sources(files)
-    date_copies(history, sources, dependencies.pages if dependencies is not None else {},
-                timeout)
+    added = date_copies(history, sources,
+                        dependencies.pages if dependencies is not None else {}, timeout)
+    if dependencies is not None and added:
+        dependencies = dependencies._replace(
+            pages=with_added(dependencies.pages, files, added))
     untracked = [path for path in sources if not history.tracked(path)]
     if history.top is not None and len(untracked) * 2 > len(sources):
         log.warning(
@@ -35,3 +40,4 @@ def date_staged(history: GitHistory, files: Files, dependencies: Dependencies | 
             "generated docs folder?); run the build from the tracked docs folder, or "
             "commit the sources"
         )
+    return dependencies
