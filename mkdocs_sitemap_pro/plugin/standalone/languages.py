@@ -55,8 +55,8 @@ from mkdocs_sitemap_pro.plugin.standalone.config import Replaced, SiteConfig, lo
 __all__ = ["LanguageBuild", "find_languages", "mark_languages", "own_language",
            "read_language", "report_unknown"]
 
-# A folder this surely names a language (``es``, ``pt-BR``, ``zh-hant``) when no source
-# explains its pages; the looser hreflang syntax would also take ``blog`` or ``api``.
+# A name that surely names a language (``es``, ``pt-BR``, ``zh-hant``), where a guess
+# is made from a folder alone; the looser hreflang syntax would also take ``blog``.
 _LANGUAGE_FOLDER = re.compile(r"[a-z]{2}(?:[-_][A-Za-z0-9]{2,8})*")
 _MIKE = "mike"
 
@@ -108,7 +108,7 @@ def _language_site(site: SiteConfig, path: Path, folder: Path) -> SiteConfig | N
             return language  # under mike, ``versioned`` gives it the version's folder
     else:
         docs = _sibling_docs(path, Path(site.mkdocs.docs_dir), folder.name)
-        if docs is None:
+        if docs is None or not _LANGUAGE_FOLDER.fullmatch(folder.name):
             return None
         language = load_site_config(str(path), str(folder),
                                     Replaced(settings={"docs_dir": str(docs)}))
@@ -176,9 +176,13 @@ def mark_languages(own: str, files: Files, others: Sequence[tuple[str, Files]]) 
 def report_unknown(site: SiteConfig, found: Collection[str], files: Files) -> None:
     """A WARNING for each folder of site_dir named like a language (not the config's own,
     nor one ``find_languages`` found) whose pages no source explains (``files``: the
-    default language's build, where they are generated pages): they are listed undated,
-    without alternates, and the run says so, so --strict fails."""
+    default language's build, where they are generated pages): none is dated by a
+    source or has alternates, and the run says so, so --strict fails. Only when the
+    config's own folder names its language (``docs/en/``): else nothing says the site's
+    folders are languages."""
     own = own_language(site)
+    if own is None or not _LANGUAGE_FOLDER.fullmatch(own):
+        return
     counts = Counter(
         file.dest_uri.partition("/")[0] for file in files.documentation_pages()
         if file.generated_by and "/" in file.dest_uri)
@@ -198,20 +202,15 @@ def report_unknown(site: SiteConfig, found: Collection[str], files: Files) -> No
 
 def _where_sought(site: SiteConfig, name: str) -> str:
     """Where ``build`` looked for the sources of language ``name`` (for the WARNING)."""
-    path = site.mkdocs.config_file_path
-    if not path or own_language(site) is None:
-        return ("Languages built one at a time are found when the config given with -f "
-                "sits in a folder named by its language (docs/en/mkdocs.yml)")
-    config = Path(path)
+    config = Path(site.mkdocs.config_file_path or ".")
     other = config.parent.parent / name
-    docs = Path(site.mkdocs.docs_dir)
     try:
-        inside = docs.resolve().relative_to(config.parent.resolve())
+        inside = Path(site.mkdocs.docs_dir).resolve().relative_to(config.parent.resolve())
         sought = f"{other / config.name} or {other / inside}/"
     except ValueError:
         sought = str(other / config.name)
-    return (f"Its config or docs were not found ({sought}): run build from a checkout "
-            "of the repository that has them")
+    return (f"Neither {sought} exists: run build in a checkout of the repository that "
+            "has that language's config or docs")
 
 
 def _mark(file: object, built: str, group: str) -> None:
