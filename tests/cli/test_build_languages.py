@@ -305,7 +305,8 @@ def test_an_i18n_entry_plain_zensical_ignored_is_read_as_one_site(tmp_path, monk
 # repository (docs/en/mkdocs.yml, docs/<lang>/docs/), never the staged configs.
 
 
-def _job_artifact(root: Path, language: str, artifacts: Path, site_url: str) -> None:
+def _job_artifact(root: Path, language: str, artifacts: Path, site_url: str,
+                  env: dict[str, str] | None = None) -> None:
     """One language's job, as FastAPI's `docs.py build-lang`: stage (a translated page
     with a banner, an untranslated one as the English text with a notice), build with a
     real `zensical build`, keep the language's folder as the job's artifact, and leave
@@ -313,7 +314,7 @@ def _job_artifact(root: Path, language: str, artifacts: Path, site_url: str) -> 
     if language != "en":
         shutil.copytree(root / "docs/en/docs", root / STAGE / language / "content")
         _stage_with_notices(root, language)
-    _stage_and_build(root, language, {"site_url": site_url}, staged=language != "en")
+    _stage_and_build(root, language, {"site_url": site_url}, env, staged=language != "en")
     built = root / "site" if language == "en" else root / "site" / language
     shutil.copytree(built, artifacts / language)
     shutil.rmtree(root / "site")
@@ -370,6 +371,35 @@ def test_languages_built_in_separate_jobs_dated_by_the_repository(tmp_path, monk
         assert alternates[SITE_URL + page] == alternates[SITE_URL + "es/" + page] == pair
     err = capsys.readouterr().err
     assert "WARNING" not in err and "language es" in err
+
+
+@needs_zensical
+def test_languages_built_in_separate_jobs_under_mike(tmp_path, monkeypatch, capsys):
+    """Every job builds under MIKE_DOCS_VERSION, and so does the deploy job's run: the
+    Spanish pages are listed in the version's es/ folder, dated by docs/es/docs/."""
+    root = tmp_path / "project"
+    _fastapi_repo(root)
+    artifacts = tmp_path / "artifacts"
+    mike = {"MIKE_DOCS_VERSION": "1.0"}
+    _job_artifact(root, "en", artifacts, SITE_URL, mike)
+    _job_artifact(root, "es", artifacts, SITE_URL + "es/", mike)
+    _deploy_checkout(root, artifacts, {"en": "", "es": "es"})
+
+    monkeypatch.setenv("MIKE_DOCS_VERSION", "1.0")
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    version = SITE_URL + "1.0/"
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        version: utc(D1), version + "guide/": utc(D3), version + "about/": utc(D3),
+        version + "only-en/": utc(D1),
+        version + "es/": utc(D2), version + "es/guide/": utc(D1),
+        version + "es/about/": utc(D2), version + "es/only-en/": utc(D1),
+    }
+    assert alternates[version + "es/guide/"] == alternates[version + "guide/"] == [
+        ("en", version + "guide/"), ("es", version + "es/guide/"),
+        ("x-default", version + "guide/")]
 
 
 @needs_zensical
