@@ -107,15 +107,20 @@ def _language_site(site: SiteConfig, path: Path, folder: Path) -> SiteConfig | N
         if _MIKE in site.mkdocs.plugins or own_url not in (None, "", site.mkdocs.site_url):
             return language  # under mike, ``versioned`` gives it the version's folder
     else:
+        if not _LANGUAGE_FOLDER.fullmatch(folder.name):
+            return None
         docs = _sibling_docs(path, Path(site.mkdocs.docs_dir), folder.name)
-        if docs is None or not _LANGUAGE_FOLDER.fullmatch(folder.name):
+        if docs is None:
             return None
         language = load_site_config(str(path), str(folder),
                                     Replaced(settings={"docs_dir": str(docs)}))
         log.info(f"language {folder.name}: the pages in {folder} are listed by {path} "
                  f"with the sources in {docs}")
-    # Inherited, or the default language's config read again: the URL of its folder.
-    base = language.mkdocs.site_url
+    # Inherited, or the default language's config read again: the URL of its folder,
+    # below the site's (under mike, below the config's own: ``versioned`` then moves it
+    # into the version's folder, as the builder's canonical links are read).
+    mike = _MIKE in site.mkdocs.plugins
+    base = language.mkdocs.site_url if mike else site.mkdocs.site_url
     if base:
         language.mkdocs.site_url = f"{base.rstrip('/')}/{folder.name}/"
     return language
