@@ -53,7 +53,7 @@ from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_buil
 from mkdocs_sitemap_pro.plugin.standalone.config import Replaced, SiteConfig, load_site_config
 
 __all__ = ["LanguageBuild", "find_languages", "mark_languages", "own_language",
-           "read_language", "report_unknown"]
+           "read_language_folder", "report_unknown"]
 
 # A name that surely names a language (``es``, ``pt-BR``, ``zh-hant``), where a guess
 # is made from a folder alone; the looser hreflang syntax would also take ``blog``.
@@ -138,7 +138,7 @@ def _sibling_docs(path: Path, docs_dir: Path, name: str) -> Path | None:
     return docs if inside.parts and docs.is_dir() else None
 
 
-def read_language(language: SiteConfig, default: Files) -> BuiltSite:
+def read_language_folder(language: SiteConfig, default: Files) -> BuiltSite:
     """The pages in a language's folder, each with its source: its own, or, for HTML with
     no source of its own at the URL of one of the default language's pages (``default``),
     that page's source, whose text the builder published there (FastAPI stages the

@@ -56,7 +56,7 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     find_languages,
     mark_languages,
     own_language,
-    read_language as read_language_build,
+    read_language_folder,
     report_unknown,
 )
 from mkdocs_sitemap_pro.plugin.standalone.static_i18n import i18n_layout, read_language
@@ -171,7 +171,7 @@ def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions |
     main = _site_build(site, options, history, build_time, skip)
     report_unknown(site, skip, main.files)  # a language folder nothing explains
     earlier = [_site_build(lang.site, options, history, build_time, moved=each,
-                           built=read_language_build(lang.site, main.files))
+                           built=read_language_folder(lang.site, main.files))
                for lang, each in zip(languages, moved)]
     own = own_language(site)
     if not languages or own is None:
