@@ -307,3 +307,195 @@ def test_an_i18n_entry_plain_zensical_ignored_is_read_as_one_site(tmp_path, monk
         SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "index.pt/": utc(D2)}
     assert alternates == {}
     assert "built without the i18n plugin" in capsys.readouterr().err
+
+
+# Languages built in separate jobs (FastAPI's CI): each job stages and builds one
+# language and uploads its folder; the deploy job merges them into site/ and has the
+# repository (docs/en/mkdocs.yml, docs/<lang>/docs/), never the staged configs.
+
+
+def _job_artifact(root: Path, language: str, artifacts: Path, site_url: str,
+                  env: dict[str, str] | None = None) -> None:
+    """One language's job, as FastAPI's `docs.py build-lang`: stage (a translated page
+    with a banner, an untranslated one as the English text with a notice), build with a
+    real `zensical build`, keep the language's folder as the job's artifact, and leave
+    nothing else behind."""
+    if language != "en":
+        shutil.copytree(root / "docs/en/docs", root / STAGE / language / "content")
+        _stage_with_notices(root, language)
+    _stage_and_build(root, language, {"site_url": site_url}, env, staged=language != "en")
+    built = root / "site" if language == "en" else root / "site" / language
+    shutil.copytree(built, artifacts / language)
+    shutil.rmtree(root / "site")
+    shutil.rmtree(root / STAGE)
+
+
+def _deploy_checkout(root: Path, artifacts: Path, languages: dict[str, str]) -> None:
+    """The deploy job: the repository and site/ merged from the jobs' artifacts
+    (``languages``: artifact -> folder of site/, "" for the root)."""
+    for artifact, folder in languages.items():
+        shutil.copytree(artifacts / artifact, root / "site" / folder, dirs_exist_ok=True)
+    assert not (root / STAGE).exists()
+
+
+def _fastapi_repo(root: Path) -> GitRepo:
+    """FastAPI's layout: docs/en/mkdocs.yml the only config, docs/es/docs/ the Spanish
+    pages, and an English page with no translation."""
+    repo = _translated_repo(root)
+    repo.write("docs/en/mkdocs.yml", yaml.safe_dump(
+        {"site_name": "T", "site_url": SITE_URL, "plugins": ["sitemap-pro"]}))
+    repo.write("docs/en/docs/only-en.md", "# Only English\n\nText.\n")
+    repo.commit("config and an English page", D1)
+    return repo
+
+
+@needs_zensical
+def test_languages_built_in_separate_jobs_dated_by_the_repository(tmp_path, monkeypatch,
+                                                                   capsys):
+    """The deploy job runs `build -f docs/en/mkdocs.yml` on the merged site: each Spanish
+    page dated by its own source in docs/es/docs/, the untranslated one by the English
+    text it shows, alternates both ways, the same as a run on the staged config."""
+    root = tmp_path / "project"
+    _fastapi_repo(root)
+    artifacts = tmp_path / "artifacts"
+    _job_artifact(root, "en", artifacts, SITE_URL)
+    _job_artifact(root, "es", artifacts, SITE_URL + "es/")
+    _deploy_checkout(root, artifacts, {"en": "", "es": "es"})
+
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "about/": utc(D3),
+        SITE_URL + "only-en/": utc(D1),
+        SITE_URL + "es/": utc(D2),  # docs/es/docs/index.md
+        SITE_URL + "es/guide/": utc(D1),
+        SITE_URL + "es/about/": utc(D2),
+        SITE_URL + "es/only-en/": utc(D1),  # the English text, with a notice
+    }
+    for page in ("", "guide/", "about/", "only-en/"):
+        pair = [("en", SITE_URL + page), ("es", SITE_URL + "es/" + page),
+                ("x-default", SITE_URL + page)]
+        assert alternates[SITE_URL + page] == alternates[SITE_URL + "es/" + page] == pair
+    err = capsys.readouterr().err
+    assert "WARNING" not in err and "language es" in err
+
+
+@needs_zensical
+def test_languages_built_in_separate_jobs_under_mike(tmp_path, monkeypatch, capsys):
+    """Every job builds under MIKE_DOCS_VERSION, and so does the deploy job's run: the
+    Spanish pages are listed in the version's es/ folder, dated by docs/es/docs/."""
+    root = tmp_path / "project"
+    _fastapi_repo(root)
+    artifacts = tmp_path / "artifacts"
+    mike = {"MIKE_DOCS_VERSION": "1.0"}
+    _job_artifact(root, "en", artifacts, SITE_URL, mike)
+    _job_artifact(root, "es", artifacts, SITE_URL + "es/", mike)
+    _deploy_checkout(root, artifacts, {"en": "", "es": "es"})
+
+    monkeypatch.setenv("MIKE_DOCS_VERSION", "1.0")
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    version = SITE_URL + "1.0/"
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        version: utc(D1), version + "guide/": utc(D3), version + "about/": utc(D3),
+        version + "only-en/": utc(D1),
+        version + "es/": utc(D2), version + "es/guide/": utc(D1),
+        version + "es/about/": utc(D2), version + "es/only-en/": utc(D1),
+    }
+    assert alternates[version + "es/guide/"] == alternates[version + "guide/"] == [
+        ("en", version + "guide/"), ("es", version + "es/guide/"),
+        ("x-default", version + "guide/")]
+
+
+@needs_zensical
+def test_a_language_folder_with_no_known_sources_is_a_warning(tmp_path, monkeypatch, capsys):
+    """A folder whose job built docs the deploy checkout does not have (here site/fr/):
+    its pages cannot be dated by their sources; the run names the folder and where it
+    looked, and --strict fails. The other languages are listed as ever."""
+    root = tmp_path / "project"
+    _fastapi_repo(root)
+    artifacts = tmp_path / "artifacts"
+    _job_artifact(root, "en", artifacts, SITE_URL)
+    _job_artifact(root, "es", artifacts, SITE_URL + "es/")
+    _deploy_checkout(root, artifacts, {"en": "", "es": "es"})
+    shutil.copytree(artifacts / "es", root / "site" / "fr")  # no docs/fr/ in the checkout
+
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site", "--strict"]) == 1
+    err = capsys.readouterr().err
+    fr = os.path.join(root, "site", "fr")
+    assert f"WARNING -  sitemap-pro: {fr}: 4 pages with no known source" in err
+    assert os.path.join(root, "docs", "fr", "docs") in err
+
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site"]) == 0
+    assert "site/fr: 4 pages with no known source" in capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    assert urls[SITE_URL + "es/guide/"].get("lastmod") == utc(D1)
+    assert len(alternates[SITE_URL + "es/guide/"]) == 3
+
+
+_LANGUAGE_HOOK = '''\
+"""FastAPI's MkDocs-era hook: a language's site_url is the English one with its folder,
+and a page with no translation is built from the English file."""
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+
+def on_config(config, **kwargs):
+    lang = Path(config.docs_dir).parent.name
+    if lang != "en" and not config.site_url.endswith(f"{lang}/"):
+        config.site_url = f"{config.site_url}{lang}/"
+    return config
+
+
+def on_files(files, config, **kwargs):
+    english = Path(config.docs_dir).parent.parent / "en" / "docs"
+    for path in sorted(english.rglob("*.md")):
+        name = path.relative_to(english).as_posix()
+        if files.get_file_from_path(name) is None:
+            files.append(File(name, str(english), config.site_dir, config.use_directory_urls))
+    return files
+'''
+
+
+def test_mkdocs_languages_whose_config_only_inherits(tmp_path, monkeypatch, capsys):
+    """FastAPI's MkDocs-era layout: docs/es/mkdocs.yml only INHERITs the English config
+    (a hook gives it the site_url of its folder), each language built by a real
+    `mkdocs build` in its own job: the Spanish pages are listed at es/, dated by their
+    own sources (the untranslated page by the English file), with alternates."""
+    root = tmp_path / "project"
+    repo = _translated_repo(root)
+    repo.write("docs/en/mkdocs.yml", yaml.safe_dump(
+        {"site_name": "T", "site_url": SITE_URL, "hooks": ["../../scripts/hooks.py"]}))
+    repo.write("docs/es/mkdocs.yml", "INHERIT: ../en/mkdocs.yml\n")
+    repo.write("scripts/hooks.py", _LANGUAGE_HOOK)
+    repo.write("docs/en/docs/only-en.md", "# Only English\n")
+    repo.commit("configs", D1)
+    artifacts = tmp_path / "artifacts"
+    for language in ("en", "es"):
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "-q", "-f", f"docs/{language}/mkdocs.yml",
+             "--site-dir", str(artifacts / language)],
+            cwd=root, env=git_env(), capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stdout + result.stderr
+    _deploy_checkout(root, artifacts, {"en": "", "es": "es"})
+
+    monkeypatch.chdir(root)
+    assert main(["build", "-f", "docs/en/mkdocs.yml", "--site-dir", "site",
+                 "--strict"]) == 0, capsys.readouterr().err
+    urls, alternates = read_with_alternates(root / "site" / "sitemap.xml")  # validated
+    assert {loc: fields.get("lastmod") for loc, fields in urls.items()} == {
+        SITE_URL: utc(D1), SITE_URL + "guide/": utc(D3), SITE_URL + "about/": utc(D3),
+        SITE_URL + "only-en/": utc(D1),
+        SITE_URL + "es/": utc(D2), SITE_URL + "es/guide/": utc(D1),
+        SITE_URL + "es/about/": utc(D2), SITE_URL + "es/only-en/": utc(D1),
+    }
+    guide = [("en", SITE_URL + "guide/"), ("es", SITE_URL + "es/guide/"),
+             ("x-default", SITE_URL + "guide/")]
+    assert alternates[SITE_URL + "guide/"] == alternates[SITE_URL + "es/guide/"] == guide
+    assert alternates[SITE_URL + "es/only-en/"][1] == ("es", SITE_URL + "es/only-en/")

@@ -1,37 +1,64 @@
 """Languages built one at a time: each language's own build, in a folder of site_dir.
 
-FastAPI's deploy (and any site laid out like it) builds every language with a config of
-its own and a site_url of its own, into a folder of the default language's site:
-``docs/en/mkdocs.yml`` into ``site/``, ``docs/es/mkdocs.yml`` (which INHERITs the English
-one) into ``site/es/``. ``build -f docs/en/mkdocs.yml`` finds the others by that layout,
-with nothing to configure: a folder ``<site_dir>/<name>/`` is the build of language
-``<name>`` when the config's own folder is named by a language tag (``en``) and a config
-of the same file name exists at ``<name>/`` beside it (``docs/es/mkdocs.yml``). Each is
-read as a site of its own (its config, its HTML in that folder, its sources, its dates)
-by the same path as the default language. Its folder's name is its hreflang.
+FastAPI's deploy (and any site laid out like it) builds every language on its own, with
+a site_url of its own, into a folder of the default language's site: the English docs
+into ``site/``, the Spanish ones into ``site/es/``, often in separate CI jobs, the site
+merged by a deploy job that has the repository and the merged site only. ``build -f
+docs/en/mkdocs.yml`` finds the others by that layout, with nothing to configure: when
+the config's own folder is named by a language tag (``en``), a folder
+``<site_dir>/<name>/`` is the build of language ``<name>`` if beside the config's folder
 
-Translations are the pages at the same path below each language's docs_dir. The files
-of each build then say what static-i18n's say (``locale_alternate_of``: the language
-built; ``locale``: the language of the text; ``norm_src_uri``: the path translations
-share), so ``integrations.i18n`` gives the alternates (symmetric, x-default: the
-default language) and leaves out fallback copies (a page of another language with no
-source of its own, at the path of one of the default language's sources) by its rules.
+- a config of the same file name exists at ``<name>/`` (``docs/es/mkdocs.yml``, which
+  usually INHERITs the English one): it is read as that language's config;
+- or, with no such config (FastAPI's current layout, whose script stages each language
+  with a generated config), a docs folder at the same place relative to ``<name>/`` as
+  the config's docs_dir relative to its folder (``docs/es/docs/`` for ``docs/en/docs/``):
+  the default language's config, read again with that docs_dir.
+
+Each is read as a site of its own (its config, its HTML in that folder, its sources, its
+dates) by the same path as the default language, at the URL of its folder (the default
+language's site_url with ``<name>/``, unless its own config names another). Its folder's
+name is its hreflang.
+
+Translations are the pages at the same URL in each language. A page in a language's
+folder with no source of its own, at the URL of a default-language page, shows that
+page's text (FastAPI publishes the English text with a "not translated" notice): it is
+read with that source, so it is dated by the text it shows, and listed like any page
+unless its canonical link points elsewhere. The files of each build then say what
+static-i18n's say (``locale_alternate_of`` and ``locale``: the language built;
+``norm_src_uri``: the default language's path at that URL), so ``integrations.i18n``
+gives the alternates (symmetric, x-default: the default language).
+
+A folder named like a language whose pages no source explains is said in a WARNING
+(``report_unknown``): its pages would otherwise be listed undated, without alternates,
+and nothing would say why.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+import re
+from collections import Counter
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.protocol import check_hreflang
 from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder
 from mkdocs_sitemap_pro.plugin.report import log
-from mkdocs_sitemap_pro.plugin.standalone.config import SiteConfig, load_site_config
+from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
+from mkdocs_sitemap_pro.plugin.standalone.config import Replaced, SiteConfig, load_site_config
 
-__all__ = ["LanguageBuild", "find_languages", "mark_languages", "own_language"]
+__all__ = ["LanguageBuild", "find_languages", "mark_languages", "own_language",
+           "read_language_folder", "report_unknown"]
+
+# A name that surely names a language (``es``, ``pt-BR``, ``zh-hant``), where a guess
+# is made from a folder alone; the looser hreflang syntax would also take ``blog``.
+_LANGUAGE_FOLDER = re.compile(r"[a-z]{2}(?:[-_][A-Za-z0-9]{2,8})*")
+_MIKE = "mike"
 
 
 class LanguageBuild(NamedTuple):
@@ -58,36 +85,143 @@ def find_languages(site: SiteConfig) -> list[LanguageBuild]:
     found = []
     for folder in sorted(p for p in site_dir.iterdir() if p.is_dir()):
         name = _language(folder.name)
-        other = path.parent.parent / folder.name / path.name
-        if name is None or name == own or not other.is_file():
+        if name is None or name == own:
             continue
         if (docs_dir / folder.name).is_dir():
             log.debug(f"{folder} is a folder of this build's own docs, not language {name}")
             continue
-        found.append(LanguageBuild(name, load_site_config(str(other), str(folder))))
-        log.info(f"language {name}: the pages in {folder} are listed by {other}")
+        language = _language_site(site, path, folder)
+        if language is not None:
+            found.append(LanguageBuild(name, language))
     return found
 
 
+def _language_site(site: SiteConfig, path: Path, folder: Path) -> SiteConfig | None:
+    """The settings of the language built into ``folder``: its own config beside
+    ``path``'s folder, or ``path`` read with its docs beside (see above); None."""
+    other = path.parent.parent / folder.name / path.name
+    if other.is_file():
+        language = load_site_config(str(other), str(folder))
+        log.info(f"language {folder.name}: the pages in {folder} are listed by {other}")
+        own_url = language.mkdocs.site_url
+        if _MIKE in site.mkdocs.plugins or own_url not in (None, "", site.mkdocs.site_url):
+            return language  # under mike, ``versioned`` gives it the version's folder
+    else:
+        if not _LANGUAGE_FOLDER.fullmatch(folder.name):
+            return None
+        docs = _sibling_docs(path, Path(site.mkdocs.docs_dir), folder.name)
+        if docs is None:
+            return None
+        language = load_site_config(str(path), str(folder),
+                                    Replaced(settings={"docs_dir": str(docs)}))
+        log.info(f"language {folder.name}: the pages in {folder} are listed by {path} "
+                 f"with the sources in {docs}")
+    # Inherited, or the default language's config read again: the URL of its folder,
+    # below the site's (under mike, below the config's own: ``versioned`` then moves it
+    # into the version's folder, as the builder's canonical links are read).
+    mike = _MIKE in site.mkdocs.plugins
+    base = language.mkdocs.site_url if mike else site.mkdocs.site_url
+    if base:
+        language.mkdocs.site_url = f"{base.rstrip('/')}/{folder.name}/"
+    return language
+
+
+def _sibling_docs(path: Path, docs_dir: Path, name: str) -> Path | None:
+    """``docs/<name>/docs`` for the config ``docs/en/mkdocs.yml`` whose docs_dir is
+    ``docs/en/docs``: the same place relative to the language's folder; None if it is
+    not a folder (or docs_dir is not inside the config's folder)."""
+    try:
+        inside = docs_dir.resolve().relative_to(path.parent.resolve())
+    except ValueError:
+        return None
+    docs = path.parent.parent / name / inside
+    return docs if inside.parts and docs.is_dir() else None
+
+
+def read_language_folder(language: SiteConfig, default: Files) -> BuiltSite:
+    """The pages in a language's folder, each with its source: its own, or, for HTML with
+    no source of its own at the URL of one of the default language's pages (``default``),
+    that page's source, whose text the builder published there (FastAPI stages the
+    English text with a "not translated" notice): dated by what it shows, and listed
+    unless its canonical link says it is not a page of its own."""
+    config = language.mkdocs
+    built = read_built_site(config)
+    sources = {file.dest_uri: file for file in default.documentation_pages()
+               if not file.generated_by}
+    for file in list(built.generated):
+        source = sources.get(file.dest_uri)
+        if source is None:
+            continue
+        text = File(source.src_uri, source.src_dir, config.site_dir, config.use_directory_urls,
+                    dest_uri=file.dest_uri, inclusion=source.inclusion)
+        built.files.remove(file)
+        built.generated.remove(file)
+        built.files.append(text)
+        Page(None, text, config)
+        log.debug(f"language {os.path.basename(config.site_dir)}: page '{file.dest_uri}' has "
+                  f"no source of its own: it shows the text of {source.abs_src_path}")
+    return built
+
+
 def mark_languages(own: str, files: Files, others: Sequence[tuple[str, Files]]) -> LanguageOrder:
-    """Say each build's language on its files, as static-i18n does; the languages' order."""
-    sources = set()
+    """Say each build's language on its files, as static-i18n does; the languages' order.
+
+    Translations share a URL: a page of another language is grouped with the default
+    language's page of the same ``dest_uri`` (``reference/index.html``), whatever either
+    source is called."""
+    groups = {file.dest_uri: file.src_uri for file in files.documentation_pages()}
     for file in files.documentation_pages():
-        _mark(file, own, own)
-        if not file.generated_by:
-            sources.add(file.src_uri)
+        _mark(file, own, file.src_uri)
     for language, built in others:
         for file in built.documentation_pages():
-            # HTML with no source of its own, at a default language's page: a fallback.
-            copied = bool(file.generated_by) and file.src_uri in sources
-            _mark(file, language, own if copied else language)
+            _mark(file, language, groups.get(file.dest_uri, file.src_uri))
     return LanguageOrder((own, *(language for language, _ in others)), own)
 
 
-def _mark(file: object, built: str, text: str) -> None:
+def report_unknown(site: SiteConfig, found: Collection[str], files: Files) -> None:
+    """A WARNING for each folder of site_dir named like a language (not the config's own,
+    nor one ``find_languages`` found) whose pages no source explains (``files``: the
+    default language's build, where they are generated pages): none is dated by a
+    source or has alternates, and the run says so, so --strict fails. Only when the
+    config's own folder names its language (``docs/en/``): else nothing says the site's
+    folders are languages."""
+    own = own_language(site)
+    if own is None or not _LANGUAGE_FOLDER.fullmatch(own):
+        return
+    counts = Counter(
+        file.dest_uri.partition("/")[0] for file in files.documentation_pages()
+        if file.generated_by and "/" in file.dest_uri)
+    config = site.mkdocs
+    for name, count in sorted(counts.items()):
+        if name == own or name in found or not _LANGUAGE_FOLDER.fullmatch(name):
+            continue
+        if any(not file.generated_by and file.dest_uri.startswith(f"{name}/")
+               for file in files.documentation_pages()):
+            continue  # a section of the site's own docs, with pages of their own
+        folder = os.path.join(config.site_dir, name)
+        log.warning(
+            f"{folder}: {count} page{'s' if count != 1 else ''} with no known source, in "
+            f"a folder named like language '{name}', so none is dated by its source or "
+            f"has alternates. {_where_sought(site, name)}")
+
+
+def _where_sought(site: SiteConfig, name: str) -> str:
+    """Where ``build`` looked for the sources of language ``name`` (for the WARNING)."""
+    config = Path(site.mkdocs.config_file_path or ".")
+    other = config.parent.parent / name
+    try:
+        inside = Path(site.mkdocs.docs_dir).resolve().relative_to(config.parent.resolve())
+        sought = f"{other / config.name} or {other / inside}/"
+    except ValueError:
+        sought = str(other / config.name)
+    return (f"Neither {sought} exists: run build in a checkout of the repository that "
+            "has that language's config or docs")
+
+
+def _mark(file: object, built: str, group: str) -> None:
     setattr(file, "locale_alternate_of", built)
-    setattr(file, "locale", text)
-    setattr(file, "norm_src_uri", getattr(file, "src_uri"))
+    setattr(file, "locale", built)
+    setattr(file, "norm_src_uri", group)
 
 
 def _language(name: str) -> str | None:

@@ -62,6 +62,8 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     find_languages,
     mark_languages,
     own_language,
+    read_language_folder,
+    report_unknown,
 )
 from mkdocs_sitemap_pro.plugin.standalone.static_i18n import i18n_layout, read_language
 from mkdocs_sitemap_pro.plugin.standalone.versioned import (
@@ -175,7 +177,9 @@ def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions |
              for lang in languages]  # under mike: in the version's folder
     skip = {os.path.basename(lang.site.mkdocs.site_dir) for lang in languages}
     main = _site_build(site, options, history, build_time, skip)
-    earlier = [_site_build(lang.site, options, history, build_time, moved=each)
+    report_unknown(site, skip, main.files)  # a language folder nothing explains
+    earlier = [_site_build(lang.site, options, history, build_time, moved=each,
+                           built=read_language_folder(lang.site, main.files))
                for lang, each in zip(languages, moved)]
     own = own_language(site)
     if not languages or own is None:
