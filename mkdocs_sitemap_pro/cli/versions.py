@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.cli import rebuild
+from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
@@ -43,6 +44,11 @@ from mkdocs_sitemap_pro.core.deploy.versions import (
 __all__ = ["register", "run"]
 
 
+_MIKE = "mike"
+# mike's options this command reads: where it deploys, and the version the index lists.
+_MIKE_OPTIONS = ("remote_branch", "remote_name", "deploy_prefix", "canonical_version")
+
+
 class CannotRun(Exception):
     """The command cannot do its job; the message says what to do."""
 
@@ -57,8 +63,9 @@ def register(commands: Any) -> None:
             "listing each version's sitemap, and a robots.txt line naming it."
         ),
     )
-    sub.add_argument("-f", "--config-file", default="mkdocs.yml",
-                     help="the site's mkdocs.yml (default: mkdocs.yml)")
+    sub.add_argument("-f", "--config-file", metavar="FILE",
+                     help="zensical.toml or mkdocs.yml, read as data (default: the first of "
+                          "./zensical.toml, ./mkdocs.yml, ./mkdocs.yaml, as Zensical looks)")
     sub.add_argument("-b", "--branch", help="the branch mike deploys to (default: mike's remote_branch, gh-pages)")
     sub.add_argument("-r", "--remote", help="the remote to push to (default: mike's remote_name, origin)")
     sub.add_argument("--deploy-prefix", help="the folder of the branch mike deploys into (default: mike's deploy_prefix)")
@@ -156,40 +163,56 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> _Settings:
-    """Options from the command line, else from mkdocs.yml (mike's and ours)."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import ConfigurationError
-
-    config_file = Path(args.config_file)
-    if not config_file.is_file():
-        raise CannotRun(f"no {config_file} here; run in the site's folder or pass -f")
+    """Options from the command line, else from the config file (mike's and ours), read
+    as data as ``build`` reads it: nothing the file names is imported."""
     try:
-        config = load_config(str(config_file))
-    except ConfigurationError as error:
-        raise CannotRun(f"{config_file}: {error}") from None
-    mike: Any = getattr(config.plugins.get("mike"), "config", {})
-    ours: Any = getattr(config.plugins.get("sitemap-pro"), "config", {})
-    status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.resolve().parent)
+        site = load_site_config(args.config_file)
+    except ConfigError as error:
+        raise CannotRun(str(error)) from None
+    for said in site.warnings:
+        print(f"mkdocs-sitemap-pro versions: warning: {said}", file=sys.stderr)
+    config_file = Path(site.mkdocs.config_file_path)
+    mike = _mike_options(site.plugin_options.get(_MIKE))
+    status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)
     if status != 0:
         raise CannotRun(f"{config_file} is not in a git repository: {err}")
-    site_url = args.site_url or config.site_url
+    site_url = args.site_url or site.mkdocs.site_url
     if not site_url:
-        raise CannotRun("site_url is not set; set it in mkdocs.yml or pass --site-url")
+        raise CannotRun(f"site_url is not set; set it in {config_file.name} or pass --site-url")
     try:
         root = root_url(site_url, None)
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
-    prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix", "")
+    prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
     return _Settings(
         repo=Path(out.decode().strip()),
         branch=args.branch or mike.get("remote_branch") or "gh-pages",
         remote=args.remote or mike.get("remote_name") or "origin",
         prefix=(prefix or "").strip("/"),
         root=root,
-        filename=ours.get("filename") or "sitemap.xml",
+        filename=site.options.filename,
         canonical=mike.get("canonical_version") or None,
-        config_file=config_file.resolve(),
+        config_file=config_file,
     )
+
+
+def _mike_options(entry: object) -> dict[str, str]:
+    """mike's settings this command uses, from its plugin entry as written (mike is not
+    loaded); ``CannotRun`` naming the option for one that is not a string."""
+    if entry is None:
+        return {}
+    if not isinstance(entry, Mapping):
+        raise CannotRun(f"Plugin '{_MIKE}': its options must be a mapping")
+    out = {}
+    for key in _MIKE_OPTIONS:
+        value = entry.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise CannotRun(f"Plugin '{_MIKE}' option '{key}': must be a string, not "
+                            f"{type(value).__name__}")
+        out[key] = value
+    return out
 
 
 def _path(settings: _Settings, *parts: str) -> str:
