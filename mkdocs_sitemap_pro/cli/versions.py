@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
               f"crawlers read robots.txt; add there: Sitemap: {index_url}")
     if args.push:
         status, _, err = run_git(
-            ["push", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
+            ["push", "--", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
         )
         if status != 0:
             print(f"mkdocs-sitemap-pro versions: git push failed: {redact_credentials(err)}",
@@ -184,16 +184,38 @@ def _settings(args: argparse.Namespace) -> _Settings:
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
     prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
+    repo = Path(out.decode().strip())
     return _Settings(
-        repo=Path(out.decode().strip()),
-        branch=args.branch or mike.get("remote_branch") or "gh-pages",
-        remote=args.remote or mike.get("remote_name") or "origin",
+        repo=repo,
+        branch=_branch(args.branch or mike.get("remote_branch") or "gh-pages",
+                       "--branch" if args.branch else f"Plugin '{_MIKE}' option 'remote_branch'",
+                       repo),
+        remote=_remote(args.remote or mike.get("remote_name") or "origin",
+                       "--remote" if args.remote else f"Plugin '{_MIKE}' option 'remote_name'"),
         prefix=(prefix or "").strip("/"),
         root=root,
         filename=site.options.filename,
         canonical=mike.get("canonical_version") or None,
         config_file=config_file,
     )
+
+
+def _remote(remote: str, option: str) -> str:
+    """``remote``, which git must read as a remote (its name, a URL or a path), never as
+    one of its options; ``CannotRun`` naming ``option`` otherwise."""
+    if remote.startswith("-"):
+        raise CannotRun(f"{option} {remote!r}: a remote cannot start with '-', which git "
+                        "would read as one of its options; give the remote's name or URL")
+    return remote
+
+
+def _branch(branch: str, option: str, repo: Path) -> str:
+    """``branch``, a name git accepts for a branch (so ``refs/heads/<branch>`` is one ref,
+    never a refspec or a revision); ``CannotRun`` naming ``option`` otherwise."""
+    status, _, _ = run_git(["check-ref-format", f"refs/heads/{branch}"], repo)
+    if status != 0 or branch.startswith("-"):
+        raise CannotRun(f"{option} {branch!r} is not a branch name git accepts")
+    return branch
 
 
 def _mike_options(entry: object) -> dict[str, str]:
