@@ -30,6 +30,7 @@ from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.deploy.versions import (
     Listed,
@@ -119,10 +120,10 @@ def run(args: argparse.Namespace) -> int:
             if name not in names:  # rebuilt, but not listed (canonical_version)
                 continue
             if isinstance(found, str):
-                print(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
-                      f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
-                      f"plugins (mike deploy {name}), or rebuild its sitemap from the branch "
-                      f"(mkdocs-sitemap-pro versions --rebuild {name})", file=sys.stderr)
+                _say(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
+                     f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
+                     f"plugins (mike deploy {name}), or rebuild its sitemap from the branch "
+                     f"(mkdocs-sitemap-pro versions --rebuild {name})", error=True)
                 continue
             sitemaps += found
             listed.append(name)
@@ -136,30 +137,37 @@ def run(args: argparse.Namespace) -> int:
         )
         commit = commit_files(branch, files, message)
     except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:
-        print(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", file=sys.stderr)
+        _say(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", error=True)
         return 2
     index_url = settings.root.join(settings.filename)
     if commit is None:
-        print(f"{settings.branch} is up to date: {index_url} lists {', '.join(listed)}")
+        _say(f"{settings.branch} is up to date: {index_url} lists {', '.join(listed)}")
     else:
-        print(f"committed {commit[:12]} on {settings.branch}: {index_url} lists "
-              f"{', '.join(listed)}; robots.txt names it")
+        _say(f"committed {commit[:12]} on {settings.branch}: {index_url} lists "
+             f"{', '.join(listed)}; robots.txt names it")
     if not settings.root.at_host_root:
         # Crawlers read robots.txt only at the root of a host.
-        print(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
-              f"crawlers read robots.txt; add there: Sitemap: {index_url}")
+        _say(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
+             f"crawlers read robots.txt; add there: Sitemap: {index_url}")
     if args.push:
         status, _, err = run_git(
             ["push", "--", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
         )
         if status != 0:
-            print(f"mkdocs-sitemap-pro versions: git push failed: {redact_credentials(err)}",
-                  file=sys.stderr)
+            # git's own message, line by line as git wrote it
+            print("mkdocs-sitemap-pro versions: git push failed: "
+                  + printable(redact_credentials(err), lines=True), file=sys.stderr)
             return 1
         pushed = Branch.find(settings.repo, settings.branch)
-        print(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
-              f"{settings.remote}")
+        _say(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
+             f"{redact_credentials(settings.remote)}")
     return 0
+
+
+def _say(text: str, *, error: bool = False) -> None:
+    """One line for the user (stderr if ``error``): what it quotes of the branch, the
+    config or git (a version's name, a URL) with every control character as ``\\xNN``."""
+    print(printable(text), file=sys.stderr if error else sys.stdout)
 
 
 def _settings(args: argparse.Namespace) -> _Settings:
@@ -170,7 +178,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
     except ConfigError as error:
         raise CannotRun(str(error)) from None
     for said in site.warnings:
-        print(f"mkdocs-sitemap-pro versions: warning: {said}", file=sys.stderr)
+        _say(f"mkdocs-sitemap-pro versions: warning: {said}", error=True)
     config_file = Path(site.mkdocs.config_file_path)
     mike = _mike_options(site.plugin_options.get(_MIKE))
     status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)
