@@ -14,6 +14,7 @@ import sys
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
+from mkdocs_sitemap_pro.core.words import printable
 
 __all__ = ["register", "run"]
 
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"target": redact_credentials(args.target), "status": 2,
                               "error": said}))
-        print(f"mkdocs-sitemap-pro check: could not check: {said}", file=sys.stderr)
+        print(printable(f"mkdocs-sitemap-pro check: could not check: {said}"), file=sys.stderr)
         return 2
     # --json is JSON Lines, as changes --json is: the report is one object on one line.
     text = json.dumps(report.as_dict(args.strict), ensure_ascii=False) if args.json \
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _text(report: Report) -> str:
+    """The report for people, one line each (what a line quotes of a sitemap, a
+    robots.txt or a server with every control character as ``\\xNN``)."""
     lines = [f"{report.target}: {_plural(len(report.files), 'sitemap file')}, "
              f"{_plural(report.url_count, 'URL')}"]
     for finding in report.shown():
@@ -79,4 +82,4 @@ def _text(report: Report) -> str:
                      f"{_plural(len(report.warnings), 'warning')}")
     else:
         lines.append("no problem found")
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)

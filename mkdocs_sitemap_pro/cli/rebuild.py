@@ -12,6 +12,7 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.git.commit import Branch
 from mkdocs_sitemap_pro.core.deploy.versions import Version
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.plugin.standalone.rebuild import (
     FALLBACK_CONFIGS,
     RebuildFailed,
@@ -62,7 +63,7 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
         config = config_file.relative_to(branch.repo).as_posix()
     except ValueError:
         raise RebuildFailed(f"{config_file} is not inside the repository {branch.repo}") from None
-    print(f"rebuilding the sitemap of version {version} from {branch.name}:{folder}/",
+    print(printable(f"rebuilding the sitemap of version {version} from {branch.name}:{folder}/"),
           file=sys.stderr)
     with console_log():
         rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file,
@@ -72,9 +73,10 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
         how += f" with its {rebuilt.config}"
         if said is not None and config not in said:
             said.add(config)
-            print(f"{config} is not in every commit the versions were deployed from: "
-                  f"a commit without it is rebuilt with its own {' or '.join(FALLBACK_CONFIGS)}"
-                  " (the version's line says which)", file=sys.stderr)
-    print(f"rebuilt the sitemap of version {version} ({how}): "
-          f"{', '.join(rebuilt.files) or 'nothing written'}", file=sys.stderr)
+            print(printable(f"{config} is not in every commit the versions were deployed from: "
+                            f"a commit without it is rebuilt with its own "
+                            f"{' or '.join(FALLBACK_CONFIGS)} (the version's line says which)"),
+                  file=sys.stderr)
+    print(printable(f"rebuilt the sitemap of version {version} ({how}): "
+                    f"{', '.join(rebuilt.files) or 'nothing written'}"), file=sys.stderr)
     return {f"{folder}/{path}": data for path, data in rebuilt.files.items()}

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.cli import rebuild
+from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
@@ -29,6 +30,7 @@ from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.deploy.versions import (
     Listed,
@@ -41,6 +43,11 @@ from mkdocs_sitemap_pro.core.deploy.versions import (
 )
 
 __all__ = ["register", "run"]
+
+
+_MIKE = "mike"
+# mike's options this command reads: where it deploys, and the version the index lists.
+_MIKE_OPTIONS = ("remote_branch", "remote_name", "deploy_prefix", "canonical_version")
 
 
 class CannotRun(Exception):
@@ -57,8 +64,9 @@ def register(commands: Any) -> None:
             "listing each version's sitemap, and a robots.txt line naming it."
         ),
     )
-    sub.add_argument("-f", "--config-file", default="mkdocs.yml",
-                     help="the site's mkdocs.yml (default: mkdocs.yml)")
+    sub.add_argument("-f", "--config-file", metavar="FILE",
+                     help="zensical.toml or mkdocs.yml, read as data (default: the first of "
+                          "./zensical.toml, ./mkdocs.yml, ./mkdocs.yaml, as Zensical looks)")
     sub.add_argument("-b", "--branch", help="the branch mike deploys to (default: mike's remote_branch, gh-pages)")
     sub.add_argument("-r", "--remote", help="the remote to push to (default: mike's remote_name, origin)")
     sub.add_argument("--deploy-prefix", help="the folder of the branch mike deploys into (default: mike's deploy_prefix)")
@@ -112,10 +120,10 @@ def run(args: argparse.Namespace) -> int:
             if name not in names:  # rebuilt, but not listed (canonical_version)
                 continue
             if isinstance(found, str):
-                print(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
-                      f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
-                      f"plugins (mike deploy {name}), or rebuild its sitemap from the branch "
-                      f"(mkdocs-sitemap-pro versions --rebuild {name})", file=sys.stderr)
+                _say(f"mkdocs-sitemap-pro versions: warning: version {name} is left out of "
+                     f"the index: {found}; deploy it again with sitemap-pro in mkdocs.yml's "
+                     f"plugins (mike deploy {name}), or rebuild its sitemap from the branch "
+                     f"(mkdocs-sitemap-pro versions --rebuild {name})", error=True)
                 continue
             sitemaps += found
             listed.append(name)
@@ -129,67 +137,112 @@ def run(args: argparse.Namespace) -> int:
         )
         commit = commit_files(branch, files, message)
     except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:
-        print(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", file=sys.stderr)
+        _say(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", error=True)
         return 2
     index_url = settings.root.join(settings.filename)
     if commit is None:
-        print(f"{settings.branch} is up to date: {index_url} lists {', '.join(listed)}")
+        _say(f"{settings.branch} is up to date: {index_url} lists {', '.join(listed)}")
     else:
-        print(f"committed {commit[:12]} on {settings.branch}: {index_url} lists "
-              f"{', '.join(listed)}; robots.txt names it")
+        _say(f"committed {commit[:12]} on {settings.branch}: {index_url} lists "
+             f"{', '.join(listed)}; robots.txt names it")
     if not settings.root.at_host_root:
         # Crawlers read robots.txt only at the root of a host.
-        print(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
-              f"crawlers read robots.txt; add there: Sitemap: {index_url}")
+        _say(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
+             f"crawlers read robots.txt; add there: Sitemap: {index_url}")
     if args.push:
         status, _, err = run_git(
-            ["push", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
+            ["push", "--", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
         )
         if status != 0:
-            print(f"mkdocs-sitemap-pro versions: git push failed: {redact_credentials(err)}",
-                  file=sys.stderr)
+            # git's own message, line by line as git wrote it
+            print("mkdocs-sitemap-pro versions: git push failed: "
+                  + printable(redact_credentials(err), lines=True), file=sys.stderr)
             return 1
         pushed = Branch.find(settings.repo, settings.branch)
-        print(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
-              f"{settings.remote}")
+        _say(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
+             f"{redact_credentials(settings.remote)}")
     return 0
 
 
-def _settings(args: argparse.Namespace) -> _Settings:
-    """Options from the command line, else from mkdocs.yml (mike's and ours)."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import ConfigurationError
+def _say(text: str, *, error: bool = False) -> None:
+    """One line for the user (stderr if ``error``): what it quotes of the branch, the
+    config or git (a version's name, a URL) with every control character as ``\\xNN``."""
+    print(printable(text), file=sys.stderr if error else sys.stdout)
 
-    config_file = Path(args.config_file)
-    if not config_file.is_file():
-        raise CannotRun(f"no {config_file} here; run in the site's folder or pass -f")
+
+def _settings(args: argparse.Namespace) -> _Settings:
+    """Options from the command line, else from the config file (mike's and ours), read
+    as data as ``build`` reads it: nothing the file names is imported."""
     try:
-        config = load_config(str(config_file))
-    except ConfigurationError as error:
-        raise CannotRun(f"{config_file}: {error}") from None
-    mike: Any = getattr(config.plugins.get("mike"), "config", {})
-    ours: Any = getattr(config.plugins.get("sitemap-pro"), "config", {})
-    status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.resolve().parent)
+        site = load_site_config(args.config_file)
+    except ConfigError as error:
+        raise CannotRun(str(error)) from None
+    for said in site.warnings:
+        _say(f"mkdocs-sitemap-pro versions: warning: {said}", error=True)
+    config_file = Path(site.mkdocs.config_file_path)
+    mike = _mike_options(site.plugin_options.get(_MIKE))
+    status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)
     if status != 0:
         raise CannotRun(f"{config_file} is not in a git repository: {err}")
-    site_url = args.site_url or config.site_url
+    site_url = args.site_url or site.mkdocs.site_url
     if not site_url:
-        raise CannotRun("site_url is not set; set it in mkdocs.yml or pass --site-url")
+        raise CannotRun(f"site_url is not set; set it in {config_file.name} or pass --site-url")
     try:
         root = root_url(site_url, None)
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
-    prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix", "")
+    prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
+    repo = Path(out.decode().strip())
     return _Settings(
-        repo=Path(out.decode().strip()),
-        branch=args.branch or mike.get("remote_branch") or "gh-pages",
-        remote=args.remote or mike.get("remote_name") or "origin",
+        repo=repo,
+        branch=_branch(args.branch or mike.get("remote_branch") or "gh-pages",
+                       "--branch" if args.branch else f"Plugin '{_MIKE}' option 'remote_branch'",
+                       repo),
+        remote=_remote(args.remote or mike.get("remote_name") or "origin",
+                       "--remote" if args.remote else f"Plugin '{_MIKE}' option 'remote_name'"),
         prefix=(prefix or "").strip("/"),
         root=root,
-        filename=ours.get("filename") or "sitemap.xml",
+        filename=site.options.filename,
         canonical=mike.get("canonical_version") or None,
-        config_file=config_file.resolve(),
+        config_file=config_file,
     )
+
+
+def _remote(remote: str, option: str) -> str:
+    """``remote``, which git must read as a remote (its name, a URL or a path), never as
+    one of its options; ``CannotRun`` naming ``option`` otherwise."""
+    if remote.startswith("-"):
+        raise CannotRun(f"{option} {remote!r}: a remote cannot start with '-', which git "
+                        "would read as one of its options; give the remote's name or URL")
+    return remote
+
+
+def _branch(branch: str, option: str, repo: Path) -> str:
+    """``branch``, a name git accepts for a branch (so ``refs/heads/<branch>`` is one ref,
+    never a refspec or a revision); ``CannotRun`` naming ``option`` otherwise."""
+    status, _, _ = run_git(["check-ref-format", f"refs/heads/{branch}"], repo)
+    if status != 0 or branch.startswith("-"):
+        raise CannotRun(f"{option} {branch!r} is not a branch name git accepts")
+    return branch
+
+
+def _mike_options(entry: object) -> dict[str, str]:
+    """mike's settings this command uses, from its plugin entry as written (mike is not
+    loaded); ``CannotRun`` naming the option for one that is not a string."""
+    if entry is None:
+        return {}
+    if not isinstance(entry, Mapping):
+        raise CannotRun(f"Plugin '{_MIKE}': its options must be a mapping")
+    out = {}
+    for key in _MIKE_OPTIONS:
+        value = entry.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise CannotRun(f"Plugin '{_MIKE}' option '{key}': must be a string, not "
+                            f"{type(value).__name__}")
+        out[key] = value
+    return out
 
 
 def _path(settings: _Settings, *parts: str) -> str:

@@ -22,13 +22,11 @@ __all__ = [
     "checked_offset",
     "commit_id",
     "object_id",
-    "printable",
     "string",
     "strings",
 ]
 
 OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # a full SHA-1 or SHA-256 id, as git prints it
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL, C1: what a terminal acts on
 
 #: The dates a cache may hold: git's own range as a datetime can hold it in any zone
 #: (1970 to the end of 9998; a day's margin each side for the zone).
@@ -94,10 +92,3 @@ def strings(values: object) -> list[str]:
     if not isinstance(values, list):
         raise TypeError("not a list")
     return [string(v) for v in values]
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character as a visible ``\\xNN`` code, so that a
-    message kept in a cache cannot move a terminal's cursor or clear its screen."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-

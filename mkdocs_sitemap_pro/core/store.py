@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
-from mkdocs_sitemap_pro.core.cache_values import printable
+from mkdocs_sitemap_pro.core.words import printable
 
 __all__ = ["Format", "load", "save"]
 

@@ -1,7 +1,13 @@
-"""Counts as a user reads them: ``1 URL``, ``2 URLs``, never ``1 URLs`` (one rule for
-every message, the HTML view and the command line)."""
+"""Words as a user reads them, one rule for every message, the HTML view and the
+command line: counts (``1 URL``, ``2 URLs``, never ``1 URLs``), and text from a file, a
+server or a subprocess made safe for a terminal (``printable``)."""
 
 from __future__ import annotations
+
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL, C1: what a terminal acts on
+_CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
@@ -9,3 +15,12 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     if number == 1:
         return f"{number:,} {noun}"
     return f"{number:,} {plural or noun + 's'}"
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` with every control character as a visible ``\\xNN`` code, so that a
+    value read from a file, a server, a cache or a subprocess cannot move a terminal's
+    cursor, retitle its window or clear its screen. ``lines``: keep the line breaks of a
+    text of several lines (git's own messages); otherwise a message stays one line."""
+    return (_CONTROL_BUT_NEWLINE if lines else _CONTROL).sub(
+        lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -117,8 +117,11 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
                         "an index may list only urlset files; its files are not followed")
             continue
         for entry in loaded.doc.file.entries:
+            if entry.loc == url:  # read already, so never seen as an index inside it
+                found.error("index-self", loaded.shown,
+                            f"lists itself ({entry.loc}): an index may list only urlset files")
             # A child that is not an http(s) URL is reported by the loc rules, not read.
-            if entry.loc.startswith(("http://", "https://")) and entry.loc not in seen:
+            elif entry.loc.startswith(("http://", "https://")) and entry.loc not in seen:
                 seen.add(entry.loc)
                 queue.append((entry.loc, url))
     return tree

@@ -104,10 +104,10 @@ def source_worktree(repo: Path, commit: str) -> Iterator[Path]:
     hooks.mkdir()
     try:
         _git(repo, "-c", f"core.hooksPath={hooks}", "worktree", "add", "--quiet", "--detach",
-             str(path), commit)
+             "--", str(path), commit)
         yield path
     finally:
-        status, _, _ = run_git(["worktree", "remove", "--force", str(path)], repo)
+        status, _, _ = run_git(["worktree", "remove", "--force", "--", str(path)], repo)
         if status != 0 and path.exists():  # not even added, or git could not remove it
             shutil.rmtree(path, ignore_errors=True)
             run_git(["worktree", "prune"], repo)

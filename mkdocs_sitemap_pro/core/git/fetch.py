@@ -43,7 +43,7 @@ def fetch_history(folder: Path, processes: GitProcesses | None = None) -> Fetche
     remote = "origin" if "origin" in remotes else remotes[0]
     start = time.monotonic()
     status, _, err = run_git(["fetch", "--quiet", "--no-tags", "--filter=blob:none",
-                              "--unshallow", remote], folder, processes=processes)
+                              "--unshallow", "--", remote], folder, processes=processes)
     seconds = time.monotonic() - start
     if status != 0:
         detail = redact_credentials(err.strip().splitlines()[-1]) if err.strip() else (

@@ -18,12 +18,12 @@ from mkdocs_sitemap_pro.core.cache_values import (
     REASONS,
     checked_date,
     commit_id,
-    printable,
     string,
     strings,
 )
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange, Unknown
 from mkdocs_sitemap_pro.core.git.history_map import HistoryMap, MapKey
+from mkdocs_sitemap_pro.core.words import printable
 
 __all__ = ["FORMAT", "load_map", "save_map"]
 

@@ -24,6 +24,7 @@ from mkdocs.utils import CountHandler, get_build_datetime
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.urls import normalise_loc
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.build import Build
@@ -85,6 +86,14 @@ class Outcome:
     written: WriteReport | None
 
 
+class _Printable(logging.Formatter):
+    """MkDocs' console format, every control character of a message as ``\\xNN``: a
+    message quotes names and URLs read from files and git (a version's name, say)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return printable(super().formatMessage(record))
+
+
 @contextmanager
 def console_log(verbose: bool = False) -> Iterator[CountHandler]:
     """MkDocs' messages on stderr as ``mkdocs`` prints them (DEBUG too if ``verbose``);
@@ -96,7 +105,7 @@ def console_log(verbose: bool = False) -> Iterator[CountHandler]:
     """
     logger = logging.getLogger("mkdocs")
     printer = logging.StreamHandler()
-    printer.setFormatter(logging.Formatter("%(levelname)-8s-  %(message)s"))
+    printer.setFormatter(_Printable("%(levelname)-8s-  %(message)s"))
     counter = CountHandler()
     counter.setLevel(logging.WARNING)
     old_level, old_propagate = logger.level, logger.propagate
