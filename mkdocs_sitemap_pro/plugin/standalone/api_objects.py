@@ -210,8 +210,11 @@ class ApiObjects:
     def _load(self, identifier: str, options: Mapping[str, Any]) -> tuple[Any, str]:
         """The griffe object ``identifier`` names, or None and why not; its package
         loaded, if not yet, with the extensions of ``options``."""
-        if not _object_path(identifier):
+        if not all(part.isidentifier() for part in identifier.split(".")):
             return None, "it is not a Python object path (package.module.Object)"
+        package = identifier.split(".")[0]
+        if len(os.fsencode(package)) > 250:
+            return None, "its package's name is longer than a file name can be"
         griffe = self._import_griffe()
         if griffe is None:
             return None, ("griffe cannot be imported: reinstall this tool (it requires "
@@ -219,7 +222,6 @@ class ApiObjects:
         if self._collections is None:
             self._collections = griffe.ModulesCollection(), griffe.LinesCollection()
         modules, lines = self._collections
-        package = identifier.split(".")[0]
         if package not in modules:
             # Then sys.path, as mkdocstrings-python does (an installed package's files
             # are outside the repository: they date nothing).
@@ -297,13 +299,6 @@ class ApiObjects:
                 continue
             loadable.append(each)
         return griffe.load_extensions(*loadable)
-
-def _object_path(identifier: str) -> bool:
-    """Whether ``identifier`` is a dotted Python path that could name a file (each name
-    short enough for a file system)."""
-    return all(part.isidentifier() and len(part.encode()) < 250
-               for part in identifier.split("."))
-
 
 def _short(text: str) -> str:
     """``text`` cut for a message (a 6,000-character identifier is named by its start)."""
