@@ -206,3 +206,40 @@ def test_a_hostile_identifier_is_named_not_a_traceback(site, monkeypatch, capsys
     assert run_build(site, monkeypatch, "--strict", "-v") == 0
     err = capsys.readouterr().err
     assert "Traceback" not in err and "page 'odd.md': its '::: " in err, err[-2000:]
+
+
+@needs_zensical
+def test_a_staged_config_s_paths_are_also_read_from_its_tracked_original(tmp_path, monkeypatch,
+                                                                        capsys):
+    """The handler's ``paths`` were written for the tracked ``docs/en/mkdocs.yml``
+    (``../../lib``); the staged copy sits at another depth, where they name nothing."""
+    repo = GitRepo(tmp_path / "project")
+    repo.write(".gitignore", ".staging/\n")
+    repo.write("lib/deep/__init__.py", "from .impl import Thing\n\n__version__ = '1'\n")
+    repo.write("lib/deep/impl.py", 'class Thing:\n    """A thing."""\n')
+    repo.write("docs/en/mkdocs.yml", yaml.safe_dump({
+        "site_name": "Deep", "site_url": URL,
+        "plugins": [{"mkdocstrings": {"handlers": {"python": {"paths": ["../../lib"]}}}},
+                    {"sitemap-pro": {}}]}))
+    repo.write("docs/en/docs/index.md", "# Home\n\n::: deep.Thing\n")
+    repo.commit("first", D1)
+    repo.write("lib/deep/impl.py", 'class Thing:\n    """A thing, changed."""\n')
+    repo.commit("docstring", D2)
+    repo.write("lib/deep/__init__.py", "from .impl import Thing\n\n__version__ = '2'\n")
+    repo.commit("release", D3)
+    staged = repo.path / ".staging"
+    shutil.copytree(repo.path / "docs/en/docs", staged / "content")
+    config = yaml.safe_load((repo.path / "docs/en/mkdocs.yml").read_text(encoding="utf-8"))
+    config.update(docs_dir="content", site_dir="site")
+    (staged / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    result = subprocess.run([str(ZENSICAL), "build", "--clean"], cwd=staged,
+                            env=git_env({"PYTHONPATH": str(repo.path / "lib")}),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "A thing, changed." in (staged / "site/index.html").read_text(encoding="utf-8")
+
+    monkeypatch.chdir(staged)
+    from mkdocs_sitemap_pro.cli.main import main
+
+    assert main(["build", "--strict"]) == 0, capsys.readouterr().err
+    assert _dates(staged / "site" / "sitemap.xml")[URL] == utc(D2)
