@@ -243,3 +243,23 @@ def test_a_staged_config_s_paths_are_also_read_from_its_tracked_original(tmp_pat
 
     assert main(["build", "--strict"]) == 0, capsys.readouterr().err
     assert _dates(staged / "site" / "sitemap.xml")[URL] == utc(D2)
+
+
+def test_a_re_export_chain_to_another_package_dates_nothing_and_warns_not(tmp_path):
+    """FastAPI's ``::: fastapi.Request``: ``fastapi.requests`` re-exports Starlette's,
+    which is not installed beside the tool: shown, but outside the repository (as under
+    MkDocs, it dates nothing). A re-export of a name the repository's own module lacks
+    cannot be followed: said."""
+    from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
+
+    pkg = tmp_path / "src" / "web"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .requests import Request\nfrom .gone import Lost\n")
+    (pkg / "requests.py").write_text("from notinstalled.requests import Request\n")
+    (pkg / "gone.py").write_text('"""Nothing called Lost here."""\n')
+    api = ApiObjects({}, tmp_path / "docs", top=tmp_path)
+    assert api.shown("::: web.Request\n", lines=True) == (set(), {}, [])
+    files, parts, missed = api.shown("::: web.Lost\n", lines=True)
+    assert (files, parts) == (set(), {})
+    assert missed == [("web.Lost", "it re-exports 'web.gone.Lost', which griffe cannot "
+                                   "resolve in the repository's sources")]

@@ -262,8 +262,11 @@ class ApiObjects:
             return ""
         try:
             obj.final_target  # noqa: B018 - resolving it is the question
-        except Exception:  # noqa: BLE001 - griffe's AliasResolutionError, a cycle
-            path = str(getattr(obj, "target_path", "") or "")
+        except Exception as error:  # noqa: BLE001 - griffe's AliasResolutionError, a cycle
+            # The link of the chain that failed (fastapi.Request -> fastapi.requests.
+            # Request -> starlette.requests.Request: starlette's, not installed).
+            failed = getattr(error, "alias", None) or obj
+            path = str(getattr(failed, "target_path", "") or "")
             if not path or not self._in_repository(path.split(".")[0]):
                 return ""
             return (f"it re-exports '{_short(path)}', which griffe cannot resolve in the "
