@@ -147,22 +147,27 @@ def test_blocks_outside_fences_with_their_options() -> None:
     assert list(blocks(text)) == [("a.b", {"options": {"members": ["x"]}}), ("c.d", {})]
 
 
-def test_without_griffe_each_block_is_named(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("broken", ["missing", "emptied"])
+def test_without_griffe_each_block_is_named(tmp_path: Path, monkeypatch, broken) -> None:
     """griffe is a dependency of the tool; an install where it cannot be imported names
-    each block (the page's WARNING), rather than guessing by the module's file."""
+    each block (the page's WARNING), rather than guessing by the module's file.
+    ``emptied``: pip upgrading griffe 1 to 2 in place leaves a ``griffe`` folder
+    without its files (an importable namespace)."""
     import sys
+    import types
 
     from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 
     (tmp_path / "src" / "pkg").mkdir(parents=True)
     (tmp_path / "src" / "pkg" / "__init__.py").write_text("")
     (tmp_path / "src" / "pkg" / "mod.py").write_text("def f(): pass\n")
-    monkeypatch.setitem(sys.modules, "griffe", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "griffe",  # as if not installed, or emptied
+                        None if broken == "missing" else types.ModuleType("griffe"))
     api = ApiObjects({"handlers": {"python": {"paths": ["src"]}}}, tmp_path)
     files, parts, missed = api.shown("::: pkg.mod.f\n\n::: pkg\n", lines=True)
     assert (files, parts) == (set(), {})
     assert [name for name, _ in missed] == ["pkg.mod.f", "pkg"]
-    assert all("griffe cannot be imported" in why for _, why in missed)
+    assert all("griffe cannot be imported whole" in why for _, why in missed)
 
 
 def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:

@@ -217,8 +217,9 @@ class ApiObjects:
             return None, "its package's name is longer than a file name can be"
         griffe = self._import_griffe()
         if griffe is None:
-            return None, ("griffe cannot be imported: reinstall this tool (it requires "
-                          "griffe), or install griffe beside it")
+            return None, ("griffe cannot be imported whole: reinstall this tool, which "
+                          "requires it (where griffe 1 was upgraded to 2 in place, "
+                          "'pip install --force-reinstall griffelib' mends it)")
         if self._collections is None:
             self._collections = griffe.ModulesCollection(), griffe.LinesCollection()
         modules, lines = self._collections
@@ -244,12 +245,16 @@ class ApiObjects:
                           f"'{package}' (made at run time?)")
 
     def _import_griffe(self) -> Any:
-        """The griffe module (None: it cannot be imported, a broken install)."""
+        """The griffe module (None: it cannot be imported whole, a broken install: pip
+        upgrading griffe 1 to 2 removes files griffe 2's ``griffelib`` had written)."""
         if self._griffe is None:
             try:
                 import griffe
 
-                self._griffe = griffe
+                whole = all(hasattr(griffe, name) for name in (
+                    "GriffeLoader", "ModulesCollection", "LinesCollection",
+                    "load_extensions"))
+                self._griffe = griffe if whole else False
             except ImportError:
                 self._griffe = False
         return self._griffe or None
