@@ -41,7 +41,7 @@ import os
 import re
 import sys
 from functools import partial
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -308,14 +308,17 @@ class ApiObjects:
             loadable.append(each)
         return griffe.load_extensions(*loadable)
 
+
 def _short(text: str) -> str:
     """``text`` cut for a message (a 6,000-character identifier is named by its start)."""
     return text if len(text) <= 80 else f"{text[:60]}... ({len(text):,} characters)"
 
 
-def _listed(paths: Iterable[str]) -> str:
-    """The search paths, for a message."""
-    return ", ".join(paths) or "no folder"
+def _listed(paths: Sequence[str]) -> str:
+    """The search paths, for a message (the first four: a staged config may have many
+    originals)."""
+    more = f" and {len(paths) - 4:,} more folders" if len(paths) > 4 else ""
+    return (", ".join(paths[:4]) + more) or "no folder"
 
 
 def _names(value: Any) -> list[Any]:
