@@ -148,7 +148,8 @@ def _unfollowed_site(site: Site) -> None:
     site.page("index.md", "# Home\n")
     site.repo.write("lib/hidden/__init__.py", '"""Hidden."""\n\n\ndef f() -> None:\n'
                     '    """Eff."""\n')
-    site.page("hidden.md", "# Hidden\n\n::: hidden.f\n")
+    site.page("hidden.md", "# Hidden\n\n::: hidden.f\n\n::: hidden.f\n    options:\n"
+              "      show_source: false\n")
     site.commit("first", D1)
     site.repo.write("lib/hidden/__init__.py", '"""Hidden."""\n\n\ndef f() -> None:\n'
                     '    """Eff, changed."""\n')
@@ -168,8 +169,9 @@ def test_a_block_that_cannot_be_followed_is_a_warning(site, monkeypatch, capsys)
     err = capsys.readouterr().err
     warnings = [line for line in err.splitlines() if line.startswith("WARNING")]
     assert len(warnings) == 1, err
-    assert "page 'hidden.md'" in warnings[0] and "'::: hidden.f'" in warnings[0]
-    assert "package 'hidden' is not found" in warnings[0]
+    assert "page 'hidden.md': mkdocstrings blocks not followed" in warnings[0]
+    # One page, one WARNING: its blocks named with their reason once.
+    assert "'::: hidden.f', '::: hidden.f': its package 'hidden' is not found" in warnings[0]
     assert "'paths'" in warnings[0]  # what to set
     assert "1 with a ::: block not followed" in err
 

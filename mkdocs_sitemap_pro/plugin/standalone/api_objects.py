@@ -184,7 +184,7 @@ class ApiObjects:
             if named:
                 files.add(str(path.resolve()))
             else:
-                unseen.append((handler, identifier))
+                unseen.append((handler, _short(identifier)))
         return files, unseen
 
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,

@@ -286,7 +286,10 @@ def _report_unseen(src_uri: str, blocks: list[tuple[str, str]]) -> None:
 def _report_missed(src_uri: str, missed: list[tuple[str, str]]) -> None:
     """One WARNING for a page's python blocks that cannot be followed (``--strict``
     fails): the page is dated without what they show."""
-    named = "; ".join(f"'::: {identifier}': {why}" for identifier, why in missed)
+    by_reason: dict[str, list[str]] = {}
+    for identifier, why in missed:  # blocks of one package share their reason
+        by_reason.setdefault(why, []).append(f"'::: {identifier}'")
+    named = "; ".join(f"{', '.join(names)}: {why}" for why, names in by_reason.items())
     log.warning(f"page '{src_uri}': mkdocstrings block{'s' if len(missed) > 1 else ''} "
                 f"not followed, so the page is dated without what "
                 f"{'they show' if len(missed) > 1 else 'it shows'}: {named}")
