@@ -25,6 +25,9 @@ Lastmod = dt.date | dt.datetime | None
 # nothing it rendered (objects, includes, an edit path) is.
 _GENERATED = "generated, showing nothing git can date"
 _API = "the API objects it shows"  # a mkdocstrings page dated by the source it renders
+# ... by a change to the whole file of an object it shows (``dependencies: files``, or
+# lines griffe does not know): maybe to a line no page shows.
+API_FILE = "the whole files of the API objects it shows"
 #: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
 UNSEEN = "with a ::: block not followed"
 
@@ -182,7 +185,8 @@ class Dater:
         if decision.file:
             if self._detail:
                 notes.append(f"dated by the included file {decision.file}")
-            by = _API if decision.path in deps.api else "an included file"
+            by = ("an included file" if decision.path not in deps.api
+                  else API_FILE if decision.whole else _API)
             return PageDate(own, "git", by=by, decider=decision.file,
                             notes=tuple(notes))
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):

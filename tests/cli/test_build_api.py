@@ -108,7 +108,12 @@ def test_pages_dated_by_the_source_they_render(site, monkeypatch, capsys, depth)
         assert dates[SITE_URL + "func/"] == utc(D3)
         assert dates[SITE_URL + "thing/"] == utc(D3)
     assert dates[SITE_URL + "code/"] == utc(D1)
-    assert "by the API objects it shows" in capsys.readouterr().err
+    # Whole files may have changed at a line no page shows: the summary says which.
+    err = capsys.readouterr().err
+    if depth == "lines":
+        assert "(1 by the API objects it shows)" in err, err
+    else:
+        assert "(2 by the whole files of the API objects it shows)" in err, err
 
 
 @needs_zensical
@@ -142,20 +147,27 @@ def test_blocks_outside_fences_with_their_options() -> None:
     assert list(blocks(text)) == [("a.b", {"options": {"members": ["x"]}}), ("c.d", {})]
 
 
-def test_without_griffe_the_modules_file(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("broken", ["missing", "emptied"])
+def test_without_griffe_each_block_is_named(tmp_path: Path, monkeypatch, broken) -> None:
+    """griffe is a dependency of the tool; an install where it cannot be imported names
+    each block (the page's WARNING), rather than guessing by the module's file.
+    ``emptied``: pip upgrading griffe 1 to 2 in place leaves a ``griffe`` folder
+    without its files (an importable namespace)."""
     import sys
+    import types
 
     from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 
     (tmp_path / "src" / "pkg").mkdir(parents=True)
     (tmp_path / "src" / "pkg" / "__init__.py").write_text("")
     (tmp_path / "src" / "pkg" / "mod.py").write_text("def f(): pass\n")
-    monkeypatch.setitem(sys.modules, "griffe", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "griffe",  # as if not installed, or emptied
+                        None if broken == "missing" else types.ModuleType("griffe"))
     api = ApiObjects({"handlers": {"python": {"paths": ["src"]}}}, tmp_path)
-    files, parts = api.shown("::: pkg.mod.f\n\n::: pkg\n", lines=True)
-    assert files == {str(tmp_path / "src" / "pkg" / "mod.py"),
-                     str(tmp_path / "src" / "pkg" / "__init__.py")}
-    assert parts == {}
+    files, parts, missed = api.shown("::: pkg.mod.f\n\n::: pkg\n", lines=True)
+    assert (files, parts) == (set(), {})
+    assert [name for name, _ in missed] == ["pkg.mod.f", "pkg"]
+    assert all("griffe cannot be imported whole" in why for _, why in missed)
 
 
 def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:
@@ -183,11 +195,11 @@ def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:
     api = ApiObjects({"handlers": {"python": {"paths": ["src"],
                                               "options": {"show_source": False}}}}, tmp_path)
     name = str(pkg / "m.py")
-    assert api.shown("::: mpkg.m\n", lines=True) == (set(), {name: [(1, 1), (4, 5), (10, 11)]})
+    assert api.shown("::: mpkg.m\n", lines=True) == (set(), {name: [(1, 1), (4, 5), (10, 11)]}, [])
     only = "::: mpkg.m\n    options:\n      members: [two]\n"
-    assert api.shown(only, lines=True) == (set(), {name: [(1, 1), (10, 11)]})
-    assert api.shown("::: mpkg.m\n", lines=False) == ({name}, {})
-    assert api.shown("::: mpkg\n", lines=True) == (set(), {})  # submodules not rendered
+    assert api.shown(only, lines=True) == (set(), {name: [(1, 1), (10, 11)]}, [])
+    assert api.shown("::: mpkg.m\n", lines=False) == ({name}, {}, [])
+    assert api.shown("::: mpkg\n", lines=True) == (set(), {}, [])  # submodules not rendered
     with_subs = "::: mpkg\n    options:\n      show_submodules: true\n"
     assert api.shown(with_subs, lines=True)[1][str(pkg / "sub" / "__init__.py")] == [(1, 1)]
 

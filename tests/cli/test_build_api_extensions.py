@@ -110,7 +110,7 @@ def test_handler_extensions_in_every_form(tmp_path: Path, monkeypatch, caplog,
     api = ApiObjects({"handlers": {"python": {"paths": ["src"], "options": {
         "show_source": False, "extensions": extensions}}}}, project)
     with caplog.at_level(logging.WARNING, logger="mkdocs"):
-        files, parts = api.shown("::: ipkg.child.Child\n", lines=True)
+        files, parts, _ = api.shown("::: ipkg.child.Child\n", lines=True)
     assert files == set()
     assert parts[str(project / "src" / "ipkg" / "base.py")] == [(8, 11)]  # the docstring
     warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]

@@ -67,7 +67,7 @@ def test_a_shell_block_dates_its_page_by_the_script(site: Site, monkeypatch, cap
     assert "Say hello twice." in (site.root / "site" / "tool" / "index.html").read_text()
     assert run_build(site, monkeypatch) == 0, capsys.readouterr().err
     assert _dates(site)[SITE_URL + "tool/"] == utc(D3)
-    assert "1 by the API objects it shows" in capsys.readouterr().err
+    assert "1 by the whole files of the API objects it shows" in capsys.readouterr().err
 
     built = site.build(strict=True)  # the plugin, under MkDocs: the same date
     assert built.error is None, built.messages()

@@ -151,7 +151,7 @@ def test_every_page_is_dated_by_the_newest_file_it_shows(site: Site, history: st
     # Every page but plain.md is dated by a file it shows, not by its source.
     assert all(got[p] > git_date(site.root, f"docs/{p}", history) for p in SHOWS if SHOWS[p])
     assert got["plain.md"] == git_date(site.root, "docs/plain.md", history)
-    assert "(4 by an included file, 1 by the API objects it shows)" in summary(built)
+    assert "(4 by an included file, 1 by the whole files of the API objects it shows)" in summary(built)
     debug = built.messages(logging.DEBUG)
     assert "sitemap-pro: page 'api.md': dated by the included file src/pkg/_impl.py" in debug
 

@@ -53,8 +53,9 @@ class Dependencies(NamedTuple):
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
     lines: LineLookup | None = None  # None: files shown in part are dated whole
     api: frozenset[str] = frozenset()  # source files of API objects shown (mkdocstrings)
-    # Pages with a ``:::`` block of a handler ``build`` does not run (not python) and
-    # whose identifier names no file: dated without what that block shows.
+    # Pages with a ``:::`` block ``build`` cannot follow (of a handler it does not run
+    # whose identifier names no file, or a python one griffe cannot resolve): dated
+    # without what that block shows.
     unseen: frozenset[str] = frozenset()
 
 
@@ -67,6 +68,7 @@ class Decision(NamedTuple):
     notes: tuple[str, ...] = ()  # files left out, for DEBUG
     parts: tuple[tuple[str, Lines], ...] = ()  # files shown in part, their lines (DEBUG)
     path: str = ""  # the deciding file as the page's entry names it ('' as for ``file``)
+    whole: bool = False  # the deciding file was counted whole, not by the lines shown
 
 
 def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
@@ -78,6 +80,7 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
         return Decision(own)
     newest: dt.datetime | None = own
     decider = decider_path = ""
+    whole = False
     notes: list[str] = []
     parts: list[tuple[str, Lines]] = []
     shown: list[tuple[str, Lines | None]] = [(path, None) for path in sorted(entry.files)]
@@ -102,7 +105,8 @@ def decide(source: Known | None, entry: Shown | None, deps: Dependencies,
             continue
         if newest is None or when > newest:
             newest, decider, decider_path = when, name, path
-    return Decision(newest, decider, tuple(notes), tuple(parts), decider_path)
+            whole = lines is None or deps.lines is None
+    return Decision(newest, decider, tuple(notes), tuple(parts), decider_path, whole)
 
 
 def describe_parts(parts: Iterable[tuple[str, Lines]]) -> str:

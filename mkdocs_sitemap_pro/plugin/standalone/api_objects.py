@@ -3,8 +3,8 @@ the config's handler options: the source files (and lines) the page shows, for `
 (which runs after Zensical, without MkDocs or mkdocstrings).
 
 Options: ``plugins: [mkdocstrings: {default_handler, handlers: {python: {paths, options}}}]``
-(``paths`` relative to the config file's folder, globs expanded, default ``["."]``,
-then ``sys.path``), then each block's
+(``paths`` relative to the config file's folder, globs expanded, default ``["."]``),
+then each block's
 indented YAML ``options:`` over them. Blocks inside fenced code are not blocks. As in
 mkdocstrings-python, each package is loaded once per build, pages in MkDocs' order, by
 the first block that names it: with that block's options' griffe ``extensions`` (the
@@ -24,8 +24,14 @@ A block of another handler (``handler: shell``, ``crystal``, ``c``..., or the
 file's folder (as mkdocstrings-shell takes it), dates the page whole; else the page is
 dated without it, and said (``other_handlers``).
 
-Without griffe (the tool installed alone), a block's module is found under ``paths``
-(``pkg.mod.Obj`` -> ``pkg/mod.py`` or ``pkg/mod/__init__.py``) and shown whole.
+Packages are searched for where the site's repository holds them, before anything
+installed, so that the tool installed alone finds them (``search_paths``): ``paths``
+from the config file's folder and from the folders of the tracked configs a staged copy
+was made from, the repository's top level and its ``src/``; then ``sys.path``. griffe
+reads source without importing it, and follows re-exports (``from .main import App``)
+to the module that defines the object. A block that cannot be followed (not an object
+path, its package not found, its object not in it) is named in ``Rendered.missed``,
+for one WARNING per page.
 """
 
 from __future__ import annotations
@@ -35,9 +41,9 @@ import os
 import re
 import sys
 from functools import partial
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml  # type: ignore[import-untyped]
 
@@ -46,7 +52,7 @@ from mkdocs_sitemap_pro.core.page.merged_init import installed_version, rule_for
 from mkdocs_sitemap_pro.core.page.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["ApiObjects", "blocks"]
+__all__ = ["ApiObjects", "Rendered", "blocks", "search_paths"]
 
 _BLOCK = re.compile(r"^(\s*):::\s*(\S+)\s*$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
@@ -86,22 +92,51 @@ def blocks(text: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
         yield found.group(2), config if isinstance(config, Mapping) else {}
 
 
-class ApiObjects:
-    """Per page, the source files and lines its ``:::`` blocks show; modules loaded once."""
+class Rendered(NamedTuple):
+    """What a page's python blocks show: files whole, {file: lines} in part, and the
+    blocks not followed as (identifier, cut to be named, why), for the page's WARNING."""
 
-    def __init__(self, plugin_options: Mapping[str, Any], project: Path) -> None:
+    files: set[str]
+    parts: dict[str, Ranges]
+    missed: list[tuple[str, str]]
+
+
+def search_paths(paths: object, roots: Sequence[Path], top: Path | None) -> list[str]:
+    """Where packages are looked for, in order: the handler's ``paths`` (globs, default
+    ``["."]``) from each of ``roots`` (the config file's folder, then those of the
+    configs a staged copy was made from), then the repository's top level and its
+    ``src/``: the package a site documents is in its repository, installed or not."""
+    given = paths if isinstance(paths, list) and paths else ["."]
+    found: list[str] = []
+    for root in roots:
+        for path in given:
+            try:
+                found.extend(str(Path(each).resolve())
+                             for each in sorted(glob.glob(str(root / str(path)))))
+            except (OSError, ValueError):  # a name the system refuses: nothing there
+                continue
+    if top is not None:
+        found.extend(str(folder) for folder in (top, top / "src") if folder.is_dir())
+    return list(dict.fromkeys(found))
+
+
+class ApiObjects:
+    """Per page, the source files and lines its ``:::`` blocks show; modules loaded once.
+
+    ``project``: the config file's folder; ``roots``: the folders ``paths`` are relative
+    to (the config file's first); ``top``: the repository's top level (None: none)."""
+
+    def __init__(self, plugin_options: Mapping[str, Any], project: Path,
+                 roots: Sequence[Path] = (), top: Path | None = None) -> None:
         handlers = plugin_options.get("handlers") or {}
         python = handlers.get("python") if isinstance(handlers, Mapping) else None
         python = python if isinstance(python, Mapping) else {}
         self._default_handler = str(plugin_options.get("default_handler") or "python")
-        paths = python.get("paths") or ["."]
-        # As mkdocstrings-python: globs expanded, relative to the config file's folder.
-        self._paths = [str(Path(found).resolve()) for p in paths
-                       for found in sorted(glob.glob(str(project / str(p))))]
+        self._paths = search_paths(python.get("paths"), roots or [project], top)
         options = python.get("options")
         self._options: Mapping[str, Any] = options if isinstance(options, Mapping) else {}
         self._project = project
-        self._griffe = True
+        self._griffe: Any = None  # the griffe module, once imported
         # griffe's modules and lines, shared by every load as in mkdocstrings-python's
         # handler: a package is loaded once, by the first block naming it, with that
         # block's ``extensions`` (and ``preload_modules``).
@@ -113,19 +148,23 @@ class ApiObjects:
         self._init_rule = rule_for(installed_version())
         self.files: set[str] = set()  # every source file shown, of every page
 
-    def shown(self, text: str, *, lines: bool) -> tuple[set[str], dict[str, Ranges]]:
-        """The files shown whole and {file: lines} shown in part by ``text``'s blocks."""
+    def shown(self, text: str, *, lines: bool) -> Rendered:
+        """The files shown whole and {file: lines} shown in part by ``text``'s blocks,
+        and the blocks that could not be followed."""
         files: set[str] = set()
         parts: dict[str, Ranges] = {}
+        missed: list[tuple[str, str]] = []
         for identifier, config in blocks(text):
             if str(config.get("handler") or self._default_handler) != "python":
                 continue
             local = config.get("options")
             options = {**self._options, **(local if isinstance(local, Mapping) else {})}
-            self._one(identifier, options, lines, files, parts)
+            why = self._one(identifier, options, lines, files, parts)
+            if why:
+                missed.append((_short(identifier), why))
         shown = {path: list(merge_lines(ranges)) for path, ranges in parts.items()
                  if path not in files and ranges}
-        return files, shown
+        return Rendered(files, shown, missed)
 
     def other_handlers(self, text: str) -> tuple[set[str], list[tuple[str, str]]]:
         """Of ``text``'s blocks of a handler other than python: the files their
@@ -137,19 +176,26 @@ class ApiObjects:
             handler = str(config.get("handler") or self._default_handler)
             if handler == "python":
                 continue
-            path = self._project / identifier
-            if path.is_file():
+            try:
+                path = self._project / identifier
+                named = path.is_file()
+            except (OSError, ValueError):  # a name too long for the system, a NUL
+                named = False
+            if named:
                 files.add(str(path.resolve()))
             else:
-                unseen.append((handler, identifier))
+                unseen.append((handler, _short(identifier)))
         return files, unseen
 
     def _one(self, identifier: str, options: Mapping[str, Any], lines: bool,
-             files: set[str], parts: dict[str, Ranges]) -> None:
-        obj = self._load(identifier, options)
+             files: set[str], parts: dict[str, Ranges]) -> str:
+        """Add what the block of ``identifier`` shows; '' or why it cannot be followed."""
+        obj, why = self._load(identifier, options)
         if obj is None:
-            files.update(self._module_file(identifier))
-            return
+            return why
+        why = self._outside(obj)
+        if why:
+            return why
         show_source = bool(options.get("show_source", True))
         merge_init = bool(options.get("merge_init_into_class", False))
         inherited_init = selects_init(options.get("inherited_members", False))
@@ -159,23 +205,24 @@ class ApiObjects:
                 continue
             add_shown(item, show_source, merge_init, self._where, files, parts,
                       init_rule=self._init_rule, inherited_init=inherited_init)
+        return ""
 
-    def _load(self, identifier: str, options: Mapping[str, Any]) -> Any:
-        """The griffe object ``identifier`` names (None: griffe missing or not found);
-        its package loaded, if not yet, with the extensions of ``options``."""
-        if not self._griffe:
-            return None
-        try:
-            import griffe
-        except ImportError:
-            log.debug("griffe is not installed: mkdocstrings pages are dated by the whole "
-                      "files of the modules they name")
-            self._griffe = False
-            return None
+    def _load(self, identifier: str, options: Mapping[str, Any]) -> tuple[Any, str]:
+        """The griffe object ``identifier`` names, or None and why not; its package
+        loaded, if not yet, with the extensions of ``options``."""
+        if not all(part.isidentifier() for part in identifier.split(".")):
+            return None, "it is not a Python object path (package.module.Object)"
+        package = identifier.split(".")[0]
+        if len(os.fsencode(package)) > 250:
+            return None, "its package's name is longer than a file name can be"
+        griffe = self._import_griffe()
+        if griffe is None:
+            return None, ("griffe cannot be imported whole: reinstall this tool, which "
+                          "requires it (where griffe 1 was upgraded to 2 in place, "
+                          "'pip install --force-reinstall griffelib' mends it)")
         if self._collections is None:
             self._collections = griffe.ModulesCollection(), griffe.LinesCollection()
         modules, lines = self._collections
-        package = identifier.split(".")[0]
         if package not in modules:
             # Then sys.path, as mkdocstrings-python does (an installed package's files
             # are outside the repository: they date nothing).
@@ -186,10 +233,55 @@ class ApiObjects:
             for name in [*_names(options.get("preload_modules")), package]:
                 if name not in modules:
                     _quietly(partial(loader.load, name, try_relative_path=False))
+        if package not in modules:
+            return None, (f"its package '{_short(package)}' is not found in "
+                          f"{_listed(self._paths)} nor installed beside this tool: set "
+                          "the python handler's 'paths' (relative to the config file) "
+                          "to the folder that holds it")
         try:
-            return modules[identifier]
-        except Exception:  # noqa: BLE001 - a module not found, an object not there
-            return None
+            return modules[identifier], ""
+        except Exception:  # noqa: BLE001 - an object griffe does not see there
+            return None, (f"griffe finds no '{_short(identifier)}' in package "
+                          f"'{package}' (made at run time?)")
+
+    def _import_griffe(self) -> Any:
+        """The griffe module (None: it cannot be imported whole, a broken install: pip
+        upgrading griffe 1 to 2 removes files griffe 2's ``griffelib`` had written)."""
+        if self._griffe is None:
+            try:
+                import griffe
+
+                whole = all(hasattr(griffe, name) for name in (
+                    "GriffeLoader", "ModulesCollection", "LinesCollection",
+                    "load_extensions"))
+                self._griffe = griffe if whole else False
+            except ImportError:
+                self._griffe = False
+        return self._griffe or None
+
+    def _outside(self, obj: Any) -> str:
+        """Why a re-exported object cannot be followed to its definition ('' when it
+        can, or when it is defined outside the repository's packages, which date
+        nothing: ``fastapi.Request`` from starlette)."""
+        if not getattr(obj, "is_alias", False):
+            return ""
+        try:
+            obj.final_target  # noqa: B018 - resolving it is the question
+        except Exception as error:  # noqa: BLE001 - griffe's AliasResolutionError, a cycle
+            # The link of the chain that failed (fastapi.Request -> fastapi.requests.
+            # Request -> starlette.requests.Request: starlette's, not installed).
+            failed = getattr(error, "alias", None) or obj
+            path = str(getattr(failed, "target_path", "") or "")
+            if not path or not self._in_repository(path.split(".")[0]):
+                return ""
+            return (f"it re-exports '{_short(path)}', which griffe cannot resolve in the "
+                    "repository's sources")
+        return ""
+
+    def _in_repository(self, package: str) -> bool:
+        """Whether a search path of the site (not sys.path) holds ``package``."""
+        return any(os.path.exists(os.path.join(folder, package + suffix))
+                   for folder in self._paths for suffix in ("", ".py"))
 
     def _extensions(self, griffe: Any, options: Mapping[str, Any]) -> Any:
         """griffe's extensions named by ``options``, as mkdocstrings-python loads them: a
@@ -216,16 +308,17 @@ class ApiObjects:
             loadable.append(each)
         return griffe.load_extensions(*loadable)
 
-    def _module_file(self, identifier: str) -> list[str]:
-        """Without griffe: the file of the longest module path of ``identifier`` found."""
-        parts = identifier.split(".")
-        for end in range(len(parts), 0, -1):
-            for folder in self._paths:
-                base = Path(folder, *parts[:end])
-                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-                    if candidate.is_file():
-                        return [str(candidate)]
-        return []
+
+def _short(text: str) -> str:
+    """``text`` cut for a message (a 6,000-character identifier is named by its start)."""
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text):,} characters)"
+
+
+def _listed(paths: Sequence[str]) -> str:
+    """The search paths, for a message (the first four: a staged config may have many
+    originals)."""
+    more = f" and {len(paths) - 4:,} more folders" if len(paths) > 4 else ""
+    return (", ".join(paths[:4]) + more) or "no folder"
 
 
 def _names(value: Any) -> list[Any]:

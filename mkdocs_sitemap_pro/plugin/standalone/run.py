@@ -208,8 +208,8 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     config = site.mkdocs
     built = built if built is not None else read_built_site(config, skip)
     _report_unbuilt(built)
-    dependencies = _dependencies(site, built.files)
     git, rules = history
+    dependencies = _dependencies(site, built.files, git)
     if git is not None:  # a staged copy of the docs: dated by the tracked files
         dependencies = date_staged(git, built.files, dependencies, options.git_timeout)
     if dependencies is not None and git is not None and rules is not None:
@@ -235,7 +235,8 @@ def _report_unbuilt(built: BuiltSite) -> None:
         )
 
 
-def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
+def _dependencies(site: SiteConfig, files: Files,
+                  git: GitHistory | None) -> Dependencies | None:
     """Per page, what dates it besides its source: the files its source includes, and
     for a listing page the posts it shows (dated first, then the page by the newest)."""
     if not site.options.dependencies:
@@ -249,7 +250,7 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
     by_url: dict[str, File] = {}
     unseen: set[str] = set()
     pages = files.documentation_pages()
-    api = _api_objects(site, project)
+    api = _api_objects(site, project, git)
     for file in pages:
         if file.abs_src_path and not file.generated_by:
             found = {str(path) for path in written_dependencies(Path(file.abs_src_path), rules)}
@@ -259,7 +260,11 @@ def _dependencies(site: SiteConfig, files: Files) -> Dependencies | None:
                 parts[file.src_uri] = tuple(sorted(in_part.items()))
             if api is not None:  # mkdocstrings ``:::`` blocks: the source they render
                 text = _text(file.abs_src_path)
-                whole, api_parts = api.shown(text, lines=site.options.dependencies == "lines")
+                whole, api_parts, api_missed = api.shown(
+                    text, lines=site.options.dependencies == "lines")
+                if api_missed:
+                    unseen.add(file.src_uri)
+                    _report_missed(file.src_uri, api_missed)
                 found |= whole
                 api.files.update(whole, api_parts)
                 if api_parts:
@@ -299,12 +304,42 @@ def _report_unseen(src_uri: str, blocks: list[tuple[str, str]]) -> None:
                   "it names no file; the page is dated without what it renders")
 
 
-def _api_objects(site: SiteConfig, project: Path) -> ApiObjects | None:
-    """The resolver of mkdocstrings blocks, when the config lists mkdocstrings."""
+def _report_missed(src_uri: str, missed: list[tuple[str, str]]) -> None:
+    """One WARNING for a page's python blocks that cannot be followed (``--strict``
+    fails): the page is dated without what they show."""
+    by_reason: dict[str, list[str]] = {}
+    for identifier, why in missed:  # blocks of one package share their reason
+        by_reason.setdefault(why, []).append(f"'::: {identifier}'")
+    named = "; ".join(f"{', '.join(names)}: {why}" for why, names in by_reason.items())
+    log.warning(f"page '{src_uri}': mkdocstrings block{'s' if len(missed) > 1 else ''} "
+                f"not followed, so the page is dated without what "
+                f"{'they show' if len(missed) > 1 else 'it shows'}: {named}")
+
+
+def _api_objects(site: SiteConfig, project: Path,
+                 git: GitHistory | None) -> ApiObjects | None:
+    """The resolver of mkdocstrings blocks, when the config lists mkdocstrings: packages
+    looked for from the config file's folder, from the tracked configs a staged copy
+    was made from, and in the repository (``api_objects.search_paths``)."""
     options = site.plugin_options.get("mkdocstrings")
     if options is None and "mkdocstrings" not in site.plugins:
         return None
-    return ApiObjects(options if isinstance(options, Mapping) else {}, project)
+    top = Path(git.top) if git is not None and git.top is not None else None
+    roots = [project, *_originals(site, git)]
+    return ApiObjects(options if isinstance(options, Mapping) else {}, project, roots, top)
+
+
+def _originals(site: SiteConfig, git: GitHistory | None) -> list[Path]:
+    """For a config git does not track (a staged copy: FastAPI's script writes
+    ``site_zensical_src/<lang>/mkdocs.yml`` from ``docs/<lang>/mkdocs.yml``), the folders
+    of the tracked configs of the same name, which its handler ``paths`` were written
+    for; none for a tracked config."""
+    config_file = site.mkdocs.config_file_path
+    if git is None or git.top is None or not config_file or git.tracked(config_file):
+        return []
+    name = os.fsencode(os.path.basename(config_file))
+    return [Path(git.top, os.fsdecode(tracked)).parent for tracked in sorted(git.map.changes)
+            if tracked.rsplit(b"/", 1)[-1] == name]
 
 
 def _text(source: str) -> str:
