@@ -340,12 +340,14 @@ def _deploy_checkout(root: Path, artifacts: Path, languages: dict[str, str]) -> 
 
 def _fastapi_repo(root: Path) -> GitRepo:
     """FastAPI's layout: docs/en/mkdocs.yml the only config, docs/es/docs/ the Spanish
-    pages, and an English page with no translation."""
+    pages, an English page with no translation, the tracked banner and notice."""
     repo = _translated_repo(root)
     repo.write("docs/en/mkdocs.yml", yaml.safe_dump(
         {"site_name": "T", "site_url": SITE_URL, "plugins": ["sitemap-pro"]}))
     repo.write("docs/en/docs/only-en.md", "# Only English\n\nText.\n")
-    repo.commit("config and an English page", D1)
+    repo.write("docs/es/docs/translation-banner.md", BANNER)
+    repo.write("docs/missing-translation.md", NOTICE)
+    repo.commit("config, an English page, the banner and the notice", D1)
     return repo
 
 
