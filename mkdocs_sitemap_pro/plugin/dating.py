@@ -25,6 +25,7 @@ Lastmod = dt.date | dt.datetime | None
 # nothing it rendered (objects, includes, an edit path) is.
 _GENERATED = "generated, showing nothing git can date"
 _API = "the API objects it shows"  # a mkdocstrings page dated by the source it renders
+CODE = "the code that rewrote it"  # a page dated by a hook's file, or a module it imports
 #: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
 UNSEEN = "with a ::: block not followed"
 
@@ -167,6 +168,10 @@ class Dater:
         notes = [f"left out of its date: {note}" for note in decision.notes]
         if decision.parts and self._detail:
             notes.append(f"shown in part: {describe_parts(decision.parts)}")
+        code = deps.code.get(page.src_uri, frozenset())
+        if code and self._detail:
+            names = sorted(history.relative(path) or path for path in code)
+            notes.append(f"rewritten by code of the site: {', '.join(names)}")
         post = ""
         for src_uri in entry.posts if entry is not None else ():
             shown = self._page_of(src_uri) if self._page_of is not None else None
@@ -180,9 +185,11 @@ class Dater:
                 notes.append(f"dated by the listed post {post}")
             return PageDate(own, "git", by="listed posts", notes=tuple(notes))
         if decision.file:
+            by = (_API if decision.path in deps.api else CODE if decision.path in code
+                  else "an included file")
             if self._detail:
-                notes.append(f"dated by the included file {decision.file}")
-            by = _API if decision.path in deps.api else "an included file"
+                notes.append(f"dated by the code that rewrote it, {decision.file}"
+                             if by == CODE else f"dated by the included file {decision.file}")
             return PageDate(own, "git", by=by, decider=decision.file,
                             notes=tuple(notes))
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):

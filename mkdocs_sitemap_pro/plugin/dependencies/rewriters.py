@@ -1,0 +1,195 @@
+"""The site's own code that rewrites a page, and the modules that code imports.
+
+A ``hooks:`` module, or a plugin installed from the repository itself, can write into a
+page what no file the page reads says: a table built from a data module imported at
+start-up, long before any page converts, where the observation of reads never looks. A
+page such code changed shows that code: it is dated by the code's file and by every
+module of the site's own that the code imports, at start-up or later. Those are found
+by reading the ``import`` statements of the code's module, then of each module they
+reach; the modules named are looked up in ``sys.modules`` (nothing is imported or
+searched for), and only files not installed count (not in the standard library nor in
+site-packages). Git then keeps those it tracks.
+
+Only handlers of ``on_page_markdown`` and ``on_page_content`` whose code is not installed
+are watched: each is wrapped in the plugin collection's list of that event, and the open
+page is counted as rewritten by it only when it returned a text that differs from the
+one it was given (the strings MkDocs hands over: nothing is read). A site without such
+code pays nothing; a page none of it changed is not dated by it. Not seen: changes made
+in place (``page.meta``), by ``on_page_context`` or ``on_post_page`` (after the page's
+date is set), modules imported by name (``importlib.import_module``), and data files
+read at start-up.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import site
+import sys
+import sysconfig
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["EVENTS", "Rewriters"]
+
+#: The events whose handlers return a page's new text before its date is set.
+EVENTS = ("page_markdown", "page_content")
+
+_OURS = __name__.partition(".")[0]  # this package's handlers rewrite nothing
+
+
+class Rewriters:
+    """The site's own handlers of one plugin collection, watched; which of them rewrote
+    the open page, as the files of their code (one per plugin instance, like the
+    observer: the wrappers outlive a build under ``mkdocs serve``)."""
+
+    def __init__(self) -> None:
+        self._installed = _installed_folders()
+        # The modules of the handlers that rewrote the open page, by their file.
+        self._pending: dict[str, object] = {}
+        self._files: dict[str, frozenset[str]] = {}  # a code file -> it and its imports
+        self.watching = False  # whether any handler is watched
+
+    def watch(self, plugins: Any) -> None:
+        """Wrap the site's own handlers of ``EVENTS`` in ``plugins`` (MkDocs'
+        ``PluginCollection``); what was learnt of their imports is forgotten."""
+        self._files = {}
+        self.watching = False
+        events = getattr(plugins, "events", {})
+        origins = getattr(plugins, "_event_origins", None)  # MkDocs' DEBUG names them
+        for event in EVENTS:
+            handlers = events.get(event, [])
+            for at, handler in enumerate(handlers):
+                if isinstance(handler, _Watched):
+                    self.watching = self.watching or handler.rewriters is self
+                    continue
+                module = self._module_of(handler)
+                if module is None:
+                    continue
+                handlers[at] = watched = _Watched(handler, module, self)
+                if isinstance(origins, dict) and handler in origins:
+                    origins[watched] = origins[handler]
+                self.watching = True
+
+    def open(self) -> None:
+        """A page's conversion starts: no handler has rewritten it yet."""
+        self._pending.clear()
+
+    def take(self) -> frozenset[str]:
+        """The files of the code that rewrote the page since ``open``, with the files of
+        the modules it imports (absolute paths; empty: nothing rewrote it)."""
+        if not self._pending:
+            return frozenset()
+        roots, self._pending = self._pending, {}
+        files: set[str] = set()
+        for root, module in roots.items():
+            known = self._files.get(root)
+            if known is None:
+                known = self._files[root] = frozenset(self._imports(root, module))
+            files |= known
+        return frozenset(files)
+
+    def _module_of(self, handler: Callable[..., Any]) -> tuple[str, object] | None:
+        """The file and module that define ``handler``, if they are the site's own."""
+        function = getattr(handler, "__func__", handler)
+        name = getattr(function, "__module__", None) or ""
+        if name.partition(".")[0] == _OURS:
+            return None
+        module = sys.modules.get(name)
+        path = self._own(module)
+        return None if path is None else (path, module)
+
+    def _own(self, module: object) -> str | None:
+        """A module's source file, if it is one and is not installed."""
+        path = getattr(module, "__file__", None)
+        if not isinstance(path, str) or not path.endswith(".py") or not os.path.isfile(path):
+            return None
+        real = os.path.realpath(path)
+        return None if real.startswith(self._installed) else real
+
+    def _imports(self, root: str, module: object) -> Iterator[str]:
+        """``root`` (``module``'s file) and the files of the site's own modules it
+        imports, directly or through others."""
+        seen = {root}
+        todo = [(root, module)]
+        while todo:
+            path, module = todo.pop()
+            yield path
+            package = getattr(module, "__package__", None) or ""
+            for name in _imported_names(path, package):
+                imported = sys.modules.get(name)
+                found = self._own(imported)
+                if found is not None and found not in seen:
+                    seen.add(found)
+                    todo.append((found, imported))
+
+
+class _Watched:
+    """A handler of the site's own code, that tells ``rewriters`` when it rewrote."""
+
+    __slots__ = ("code", "handler", "module", "rewriters")
+
+    def __init__(self, handler: Callable[..., Any], module: tuple[str, object],
+                 rewriters: Rewriters) -> None:
+        self.handler, self.rewriters = handler, rewriters
+        self.code, self.module = module
+
+    def __call__(self, item: Any, /, **kwargs: Any) -> Any:
+        result = self.handler(item, **kwargs)
+        # The same string back (most calls) compares by identity, for free.
+        if result is not None and result is not item and result != item:
+            self.rewriters._pending[self.code] = self.module
+        return result
+
+
+def _installed_folders() -> tuple[str, ...]:
+    """The folders of installed code: the standard library and every site-packages."""
+    paths = sysconfig.get_paths()
+    folders = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")
+               if key in paths}
+    folders.update(site.getsitepackages())
+    if site.ENABLE_USER_SITE and site.USER_SITE:
+        folders.add(site.USER_SITE)
+    return tuple(sorted(os.path.join(os.path.realpath(f), "") for f in folders))
+
+
+def _imported_names(path: str, package: str) -> set[str]:
+    """Every module name the file's ``import`` statements may have loaded: each module
+    named, its parent packages, and ``from a import b``'s ``a.b`` (a submodule)."""
+    try:
+        with open(path, "rb") as file:
+            tree = ast.parse(file.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names.update(_with_parents(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node.module or "", node.level, package)
+            if base is None:
+                continue
+            names.update(_with_parents(base))
+            names.update(f"{base}.{alias.name}" if base else alias.name
+                         for alias in node.names if alias.name != "*")
+    return names
+
+
+def _absolute(module: str, level: int, package: str) -> str | None:
+    """The absolute name of ``from <level dots><module> import``, None if it leaves
+    the package."""
+    if not level:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts) or not parts:
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
+def _with_parents(name: str) -> list[str]:
+    """``a.b.c`` -> ``a``, ``a.b``, ``a.b.c``: importing one runs each package's
+    ``__init__``."""
+    parts = name.split(".")
+    return [".".join(parts[: n + 1]) for n in range(len(parts)) if parts[n]]
