@@ -44,21 +44,23 @@ def _site(site: Site) -> None:
     site.commit("pages, the hook and its data", day(1))
 
 
-def _build(site: Site) -> tuple[dict[str, str], str]:
-    """The real ``mkdocs build -v``: each page's lastmod, and what it logged."""
-    run = site.cli("build", "--strict", "-v", env={"PYTHONPATH": _our_path()})
+def _build(site: Site, *path: Path) -> tuple[dict[str, str], str]:
+    """The real ``mkdocs build -v`` (``path``: on ``PYTHONPATH`` too): each page's
+    lastmod, and what it logged."""
+    run = site.cli("build", "--strict", "-v", env={"PYTHONPATH": _our_path(*path)})
     assert run.returncode == 0, run.stderr
     urls = Built(site.root / "site").sitemap()
     return {loc.removeprefix(SITE_URL): entry["lastmod"] for loc, entry in urls.items()}, \
         run.stderr
 
 
-def _our_path() -> str:
+def _our_path(*path: Path) -> str:
     """This checkout's package first, as the test's own process imports it."""
     import mkdocs_sitemap_pro
 
     ours = str(Path(mkdocs_sitemap_pro.__file__).parent.parent)
-    return os.pathsep.join(filter(None, [ours, os.environ.get("PYTHONPATH", "")]))
+    return os.pathsep.join(filter(None, [ours, *map(str, path),
+                                         os.environ.get("PYTHONPATH", "")]))
 
 
 def test_a_row_added_to_data_a_hook_imported_at_start_up_dates_the_page(site: Site) -> None:
@@ -104,3 +106,43 @@ def on_page_content(html, page, **kwargs):
     assert lastmods == {"": utc(day(1)), "table/": utc(day(3)), "other/": utc(day(1))}
     assert "page 'other.md': dated by its source docs/other.md" in log
     assert "page 'other.md': rewritten" not in log
+
+
+PLUGIN = '''"""A plugin of the repository itself: writes the rows into the page that asks."""
+from mkdocs.plugins import BasePlugin
+
+from .rows import ROWS
+
+
+class RowsPlugin(BasePlugin):
+    def on_page_markdown(self, markdown, page, **kwargs):
+        return markdown.replace("<!-- rows -->", ", ".join(name for name, _ in ROWS))
+'''
+
+
+def test_a_plugin_installed_from_the_repository_is_code_of_the_site(
+    site: Site, tmp_path: Path
+) -> None:
+    """As an editable install leaves it: the distribution's metadata among installed
+    packages, its code in the repository (relative imports inside its package)."""
+    _site(site)
+    site.repo.write("tools/rowsplugin/__init__.py", "")
+    site.repo.write("tools/rowsplugin/plugin.py", PLUGIN)
+    site.repo.write("tools/rowsplugin/rows.py", DATA)
+    site.config["hooks"] = []
+    site.config["plugins"] = ["rows", *site.config["plugins"]]
+    site.write_config()
+    site.commit("the plugin", day(2))
+    site.repo.write("tools/rowsplugin/rows.py", DATA.replace("]", '    ("beta", "2.0"),\n]'))
+    site.commit("a row", day(5))
+    info = tmp_path / "installed/rowsplugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rowsplugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[mkdocs.plugins]\nrows = rowsplugin.plugin:RowsPlugin\n")
+    lastmods, log = _build(site, info.parent, site.root / "tools")
+    assert "alpha, beta" in (site.root / "site/table/index.html").read_text(encoding="utf-8")
+    assert lastmods == {"": utc(day(1)), "table/": utc(day(5)), "other/": utc(day(1))}
+    assert ("sitemap-pro: page 'table.md': rewritten by code of the site: "
+            "tools/rowsplugin/__init__.py, tools/rowsplugin/plugin.py, "
+            "tools/rowsplugin/rows.py") in log
