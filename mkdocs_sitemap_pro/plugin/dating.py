@@ -26,6 +26,7 @@ Lastmod = dt.date | dt.datetime | None
 _GENERATED = "generated, showing nothing git can date"
 _API = "the API objects it shows"  # a mkdocstrings page dated by the source it renders
 CODE = "the code that rewrote it"  # a page dated by a hook's file, or a module it imports
+_NAMED = 8  # the files of that code a page's DEBUG line names; the rest are counted
 #: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
 UNSEEN = "with a ::: block not followed"
 
@@ -171,7 +172,8 @@ class Dater:
         code = deps.code.get(page.src_uri, frozenset())
         if code and self._detail:
             names = sorted(history.relative(path) or path for path in code)
-            notes.append(f"rewritten by code of the site: {', '.join(names)}")
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            notes.append(f"rewritten by code of the site: {', '.join(names[:_NAMED])}{more}")
         post = ""
         for src_uri in entry.posts if entry is not None else ():
             shown = self._page_of(src_uri) if self._page_of is not None else None

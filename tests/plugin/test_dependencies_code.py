@@ -144,5 +144,5 @@ def test_a_plugin_installed_from_the_repository_is_code_of_the_site(
     assert "alpha, beta" in (site.root / "site/table/index.html").read_text(encoding="utf-8")
     assert lastmods == {"": utc(day(1)), "table/": utc(day(5)), "other/": utc(day(1))}
     assert ("sitemap-pro: page 'table.md': rewritten by code of the site: "
-            "tools/rowsplugin/__init__.py, tools/rowsplugin/plugin.py, "
+            "tools/rowsplugin/plugin.py, "
             "tools/rowsplugin/rows.py") in log

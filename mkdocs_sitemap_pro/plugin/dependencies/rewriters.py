@@ -28,6 +28,7 @@ import site
 import sys
 import sysconfig
 from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 __all__ = ["EVENTS", "Rewriters"]
@@ -116,8 +117,8 @@ class Rewriters:
             path, module = todo.pop()
             yield path
             package = getattr(module, "__package__", None) or ""
-            for name in _imported_names(path, package):
-                imported = sys.modules.get(name)
+            for names in _imported_names(path, package):
+                imported = next(filter(_is_module, map(sys.modules.get, names)), None)
                 found = self._own(imported)
                 if found is not None and found not in seen:
                     seen.add(found)
@@ -142,6 +143,10 @@ class _Watched:
         return result
 
 
+def _is_module(value: object) -> bool:
+    return isinstance(value, ModuleType)
+
+
 def _installed_folders() -> tuple[str, ...]:
     """The folders of installed code: the standard library and every site-packages."""
     paths = sysconfig.get_paths()
@@ -153,26 +158,28 @@ def _installed_folders() -> tuple[str, ...]:
     return tuple(sorted(os.path.join(os.path.realpath(f), "") for f in folders))
 
 
-def _imported_names(path: str, package: str) -> set[str]:
-    """Every module name the file's ``import`` statements may have loaded: each module
-    named, its parent packages, and ``from a import b``'s ``a.b`` (a submodule)."""
+def _imported_names(path: str, package: str) -> set[tuple[str, ...]]:
+    """The modules the file's ``import`` statements name, each as the names it may have,
+    the likeliest first: ``import a.b``: ``a.b``; ``from a import b``: ``a.b`` (a
+    submodule), else ``a``. Parent packages run on the way are not named: a package's
+    ``__init__`` counts where something is imported from it."""
     try:
         with open(path, "rb") as file:
             tree = ast.parse(file.read(), path)
     except (OSError, SyntaxError, ValueError):
         return set()
-    names: set[str] = set()
+    names: set[tuple[str, ...]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                names.update(_with_parents(alias.name))
+            names.update((alias.name,) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(node.module or "", node.level, package)
             if base is None:
                 continue
-            names.update(_with_parents(base))
-            names.update(f"{base}.{alias.name}" if base else alias.name
+            names.update((f"{base}.{alias.name}", base) if base else (alias.name,)
                          for alias in node.names if alias.name != "*")
+            if any(alias.name == "*" for alias in node.names) and base:
+                names.add((base,))
     return names
 
 
@@ -182,14 +189,7 @@ def _absolute(module: str, level: int, package: str) -> str | None:
     if not level:
         return module
     parts = package.split(".") if package else []
-    if level - 1 > len(parts) or not parts:
+    if level - 1 >= len(parts):
         return None
     base = parts[: len(parts) - (level - 1)]
     return ".".join([*base, module] if module else base)
-
-
-def _with_parents(name: str) -> list[str]:
-    """``a.b.c`` -> ``a``, ``a.b``, ``a.b.c``: importing one runs each package's
-    ``__init__``."""
-    parts = name.split(".")
-    return [".".join(parts[: n + 1]) for n in range(len(parts)) if parts[n]]
