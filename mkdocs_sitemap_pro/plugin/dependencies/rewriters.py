@@ -135,6 +135,11 @@ class _Watched:
         self.handler, self.rewriters = handler, rewriters
         self.code, self.module = module
 
+    def __getattr__(self, name: str) -> Any:
+        # What MkDocs and other plugins ask of a handler (``mkdocs_priority``,
+        # ``__self__``) is the handler's.
+        return getattr(self.handler, name)
+
     def __call__(self, item: Any, /, **kwargs: Any) -> Any:
         result = self.handler(item, **kwargs)
         # The same string back (most calls) compares by identity, for free.
