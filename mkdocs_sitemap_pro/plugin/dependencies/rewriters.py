@@ -82,13 +82,16 @@ class Rewriters:
         if not self._pending:
             return frozenset()
         roots, self._pending = self._pending, {}
-        files: set[str] = set()
-        for root, module in roots.items():
-            known = self._files.get(root)
-            if known is None:
-                known = self._files[root] = frozenset(self._imports(root, module))
-            files |= known
-        return frozenset(files)
+        each = [self._files_of(root, module) for root, module in roots.items()]
+        # One handler (most pages): its set, shared by every page it rewrote.
+        return each[0] if len(each) == 1 else frozenset().union(*each)
+
+    def _files_of(self, root: str, module: object) -> frozenset[str]:
+        """``root`` and its imports' files, found once a build."""
+        known = self._files.get(root)
+        if known is None:
+            known = self._files[root] = frozenset(self._imports(root, module))
+        return known
 
     def _module_of(self, handler: Callable[..., Any]) -> tuple[str, object] | None:
         """The file and module that define ``handler``, if they are the site's own."""
