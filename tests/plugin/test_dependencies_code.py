@@ -146,3 +146,28 @@ def test_a_plugin_installed_from_the_repository_is_code_of_the_site(
     assert ("sitemap-pro: page 'table.md': rewritten by code of the site: "
             "tools/rowsplugin/plugin.py, "
             "tools/rowsplugin/rows.py") in log
+
+
+def test_handlers_are_watched_once_and_keep_what_mkdocs_knows_of_them(site: Site) -> None:
+    """A collection watched again (the next build of ``mkdocs serve``) is not wrapped
+    twice; MkDocs still names the hook in its DEBUG lines and orders by its priority.
+    Installed plugins' handlers are left as they are."""
+    from mkdocs.config import load_config
+
+    from mkdocs_sitemap_pro.plugin.dependencies.rewriters import Rewriters
+
+    _site(site)
+    config = load_config(str(site.root / "mkdocs.yml"))
+    plugins = config.plugins
+    before = list(plugins.events["page_markdown"])
+    content = list(plugins.events["page_content"])
+    rewriters = Rewriters()
+    rewriters.watch(plugins)
+    rewriters.watch(plugins)
+    after = plugins.events["page_markdown"]
+    assert rewriters.watching and len(after) == len(before)
+    hook = [h for h in after if h not in before]
+    assert len(hook) == 1 and getattr(hook[0], "handler") in before  # one layer
+    assert plugins._event_origins[hook[0]] == "hooks/table.py"
+    assert getattr(hook[0], "mkdocs_priority", 0) == 0
+    assert plugins.events["page_content"] == content  # ours only: left as it is
