@@ -108,6 +108,23 @@ def on_page_content(html, page, **kwargs):
     assert "page 'other.md': rewritten" not in log
 
 
+def test_a_data_file_read_as_the_hook_loads_dates_the_page(site: Site) -> None:
+    """The data module reads a JSON file when it is imported (the hook's start-up):
+    a row added to that file re-dates the page the hook writes it into."""
+    _site(site)
+    site.repo.write("hooks/rows.json", '[["alpha", "1.0"]]\n')
+    site.repo.write("hooks/mydata.py", "import json\nfrom pathlib import Path\n\n"
+                    "ROWS = json.loads((Path(__file__).parent / 'rows.json').read_text())\n")
+    site.commit("rows as JSON", day(2))
+    site.repo.write("hooks/rows.json", '[["alpha", "1.0"], ["beta", "2.0"]]\n')
+    site.commit("a row", day(7))
+    lastmods, log = _build(site)
+    assert "<td>beta</td>" in (site.root / "site/table/index.html").read_text(encoding="utf-8")
+    assert lastmods == {"": utc(day(1)), "table/": utc(day(7)), "other/": utc(day(1))}
+    assert "sitemap-pro: page 'table.md': dated by the code that rewrote it, hooks/rows.json" \
+        in log
+
+
 PLUGIN = '''"""A plugin of the repository itself: writes the rows into the page that asks."""
 from mkdocs.plugins import BasePlugin
 

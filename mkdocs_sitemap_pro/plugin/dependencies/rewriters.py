@@ -8,7 +8,10 @@ module of the site's own that the code imports, at start-up or later. Those are 
 by reading the ``import`` statements of the code's module, then of each module they
 reach; the modules named are looked up in ``sys.modules`` (nothing is imported or
 searched for), and only files not installed count (not in the standard library nor in
-site-packages). Git then keeps those it tracks.
+site-packages). So do the files that code read as it was loaded (a module-level
+``json.load``): from the plugin's creation (before MkDocs loads ``hooks:``) to
+``on_config``, each file opened for reading, but by the import system, is kept by every
+file of the site's own code on the stack. Git then keeps those it tracks.
 
 Only handlers of ``on_page_markdown`` and ``on_page_content`` whose code is not installed
 are watched: each is wrapped in the plugin collection's list of that event, and the open
@@ -16,8 +19,8 @@ page is counted as rewritten by it only when it returned a text that differs fro
 one it was given (the strings MkDocs hands over: nothing is read). A site without such
 code pays nothing; a page none of it changed is not dated by it. Not seen: changes made
 in place (``page.meta``), by ``on_page_context`` or ``on_post_page`` (after the page's
-date is set), modules imported by name (``importlib.import_module``), and data files
-read at start-up.
+date is set), modules imported by name (``importlib.import_module``), and what a plugin
+of the site listed in ``plugins:`` before this one read as it was loaded.
 """
 
 from __future__ import annotations
@@ -27,9 +30,12 @@ import os
 import site
 import sys
 import sysconfig
+import weakref
 from collections.abc import Callable, Iterator
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
+
+from mkdocs_sitemap_pro.core.page.reads import by_import_system
 
 __all__ = ["EVENTS", "Rewriters"]
 
@@ -37,6 +43,13 @@ __all__ = ["EVENTS", "Rewriters"]
 EVENTS = ("page_markdown", "page_content")
 
 _OURS = __name__.partition(".")[0]  # this package's handlers rewrite nothing
+# This package's folder: what it reads while a site loads is not the site's code's.
+_OUR_FOLDER = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "")
+_WRITE_MODES = frozenset("wax+")
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
+_PYCACHE = f"{os.sep}__pycache__{os.sep}"
+_UNKNOWN = object()
 
 
 class Rewriters:
@@ -50,6 +63,22 @@ class Rewriters:
         self._pending: dict[str, object] = {}
         self._files: dict[str, frozenset[str]] = {}  # a code file -> it and its imports
         self.watching = False  # whether any handler is watched
+        # Files the site's own code read while it was loaded (a hook's module-level
+        # ``json.load``), by that code's file: kept for the process, since a module is
+        # loaded once. Recorded from now until a build's config is loaded.
+        self._loaded_reads: dict[str, set[str]] = {}
+        self._own_files: dict[str, str | None] = {}  # a frame's file -> its real path, if own
+        self.loading = True
+        sys.addaudithook(_hook_for(weakref.ref(self)))
+
+    def loaded(self) -> None:
+        """A build's config is loaded (``on_config``): its hooks and plugins are too."""
+        self.loading = False
+
+    def listen(self) -> None:
+        """A build is over: code loaded before the next one (``mkdocs serve``: a hook
+        added to mkdocs.yml) is watched as it loads."""
+        self.loading = True
 
     def watch(self, plugins: Any) -> None:
         """Wrap the site's own handlers of ``EVENTS`` in ``plugins`` (MkDocs'
@@ -87,10 +116,16 @@ class Rewriters:
         return each[0] if len(each) == 1 else frozenset().union(*each)
 
     def _files_of(self, root: str, module: object) -> frozenset[str]:
-        """``root`` and its imports' files, found once a build."""
+        """``root``, its imports' files, and what each of them read as it was loaded,
+        found once a build."""
         known = self._files.get(root)
         if known is None:
-            known = self._files[root] = frozenset(self._imports(root, module))
+            code = set(self._imports(root, module))
+            read = set().union(*(self._loaded_reads.get(path, ()) for path in code))
+            known = self._files[root] = frozenset(code | {
+                path for path in read
+                if _PYCACHE not in path and not os.path.realpath(path).startswith(
+                    self._installed) and os.path.isfile(path)})
         return known
 
     def _module_of(self, handler: Callable[..., Any]) -> tuple[str, object] | None:
@@ -102,6 +137,38 @@ class Rewriters:
         module = sys.modules.get(name)
         path = self._own(module)
         return None if path is None else (path, module)
+
+    def _read_while_loading(self, path: object, mode: object, flags: object) -> None:
+        """An ``open`` audit event while code loads: kept by each own code file on the
+        stack, unless it was the import system's or a write."""
+        if isinstance(mode, str):
+            if not _WRITE_MODES.isdisjoint(mode):
+                return
+        elif isinstance(flags, int) and flags & _WRITE_FLAGS:
+            return
+        if isinstance(path, int):
+            return
+        frame: FrameType | None = sys._getframe(2)  # 0: here, 1: the hook, 2: open's caller
+        if by_import_system(frame):
+            return
+        text = ""
+        while frame is not None:
+            code = self._own_frame(frame.f_code.co_filename)
+            if code is not None:
+                if not text:
+                    text = os.path.abspath(os.fsdecode(os.fspath(path)))  # type: ignore[call-overload]
+                self._loaded_reads.setdefault(code, set()).add(text)
+            frame = frame.f_back
+
+    def _own_frame(self, filename: str) -> str | None:
+        """A frame's file (``co_filename``), real, if it is own code (not ours either)."""
+        known = self._own_files.get(filename, _UNKNOWN)
+        if known is _UNKNOWN:
+            real = os.path.realpath(filename) if filename.endswith(".py") else ""
+            known = self._own_files[filename] = (
+                real if real and not real.startswith((*self._installed, _OUR_FOLDER))
+                else None)
+        return known  # type: ignore[return-value]
 
     def _own(self, module: object) -> str | None:
         """A module's source file, if it is one and is not installed."""
@@ -149,6 +216,23 @@ class _Watched:
         if result is not None and result is not item and result != item:
             self.rewriters._pending[self.code] = self.module
         return result
+
+
+def _hook_for(ref: weakref.ReferenceType[Rewriters]) -> Callable[[str, tuple[Any, ...]], None]:
+    """The audit hook of one ``Rewriters``, held weakly; idle but while code loads."""
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event != "open":
+            return
+        rewriters = ref()
+        if rewriters is None or not rewriters.loading:
+            return
+        try:
+            rewriters._read_while_loading(*args)
+        except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
+            pass
+
+    return hook
 
 
 def _is_module(value: object) -> bool:

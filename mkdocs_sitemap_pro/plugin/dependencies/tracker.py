@@ -254,7 +254,8 @@ class Tracking:
         self._observer: Observer | None = None
         self._cache: DependencyCache | None = None
         self._line_dates: LineDateStore | None = None
-        self._rewriters: Rewriters | None = None
+        # Made with the plugin, before hooks load: what they read as they load is seen.
+        self._rewriters = Rewriters()
 
     def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
         if self._observer is None:
@@ -265,8 +266,6 @@ class Tracking:
             self._cache = DependencyCache(project_folder(config), path, depth)
         else:
             self._cache.refresh()
-        if self._rewriters is None:
-            self._rewriters = Rewriters()
         self._rewriters.watch(config.plugins)
         return Tracker(config, self._observer, self._cache, options.dependencies == "lines",
                        self._rewriters)
@@ -277,6 +276,14 @@ class Tracking:
         if self._line_dates is None or self._line_dates.path != path:
             self._line_dates = LineDateStore(path)
         return self._line_dates
+
+    def config_loaded(self) -> None:
+        """``on_config``: the site's code is loaded; what it read as it loaded is known."""
+        self._rewriters.loaded()
+
+    def build_over(self) -> None:
+        """A build ended: code loaded before the next (``mkdocs serve``) is watched."""
+        self._rewriters.listen()
 
     def forget(self) -> None:
         """The next build reads the dependency and line-date caches afresh."""
