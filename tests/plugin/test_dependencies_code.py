@@ -9,6 +9,7 @@ that rewrote it, and only that page.
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -188,3 +189,6 @@ def test_handlers_are_watched_once_and_keep_what_mkdocs_knows_of_them(site: Site
     assert plugins._event_origins[hook[0]] == "hooks/table.py"
     assert getattr(hook[0], "mkdocs_priority", 0) == 0
     assert plugins.events["page_content"] == content  # ours only: left as it is
+    # A copied collection (a plugin copying the config) keeps its hook watched.
+    copied = copy.deepcopy(hook[0])
+    assert type(copied) is type(hook[0]) and getattr(copied, "rewriters") is rewriters

@@ -26,6 +26,7 @@ of the site listed in ``plugins:`` before this one read as it was loaded.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 import site
 import sys
@@ -207,8 +208,15 @@ class _Watched:
 
     def __getattr__(self, name: str) -> Any:
         # What MkDocs and other plugins ask of a handler (``mkdocs_priority``,
-        # ``__self__``) is the handler's.
+        # ``__self__``) is the handler's; a slot not set yet (a copy being made) is not.
+        if name in _Watched.__slots__:
+            raise AttributeError(name)
         return getattr(self.handler, name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Watched:
+        # A copied config's handler is still watched, by the same plugin.
+        return _Watched(copy.deepcopy(self.handler, memo), (self.code, self.module),
+                        self.rewriters)
 
     def __call__(self, item: Any, /, **kwargs: Any) -> Any:
         result = self.handler(item, **kwargs)
