@@ -167,7 +167,8 @@ class Build:
             if self.tracker is not None and self.dependencies is None:
                 self.dependencies = Dependencies(
                     self.tracker.shown, self.options.dependencies_exclude,
-                    self.tracker.missing, self.lines, frozenset(self.tracker.api_files))
+                    self.tracker.missing, self.lines, frozenset(self.tracker.api_files),
+                    code=self.tracker.code)
             files, collector = self.files, self.collector
             self._dater = Dater(
                 mode=self.options.lastmod,

@@ -28,6 +28,8 @@ _API = "the API objects it shows"  # a mkdocstrings page dated by the source it 
 # ... by a change to the whole file of an object it shows (``dependencies: files``, or
 # lines griffe does not know): maybe to a line no page shows.
 API_FILE = "the whole files of the API objects it shows"
+CODE = "the code that rewrote it"  # a page dated by a hook's file, or a module it imports
+_NAMED = 8  # the files of that code a page's DEBUG line names; the rest are counted
 #: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
 UNSEEN = "with a ::: block not followed"
 
@@ -170,6 +172,11 @@ class Dater:
         notes = [f"left out of its date: {note}" for note in decision.notes]
         if decision.parts and self._detail:
             notes.append(f"shown in part: {describe_parts(decision.parts)}")
+        code = deps.code.get(page.src_uri, frozenset())
+        if code and self._detail:
+            names = sorted(history.relative(path) or path for path in code)
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            notes.append(f"rewritten by code of the site: {', '.join(names[:_NAMED])}{more}")
         post = ""
         for src_uri in entry.posts if entry is not None else ():
             shown = self._page_of(src_uri) if self._page_of is not None else None
@@ -183,10 +190,11 @@ class Dater:
                 notes.append(f"dated by the listed post {post}")
             return PageDate(own, "git", by="listed posts", notes=tuple(notes))
         if decision.file:
+            by = ((API_FILE if decision.whole else _API) if decision.path in deps.api
+                  else CODE if decision.path in code else "an included file")
             if self._detail:
-                notes.append(f"dated by the included file {decision.file}")
-            by = ("an included file" if decision.path not in deps.api
-                  else API_FILE if decision.whole else _API)
+                notes.append(f"dated by the code that rewrote it, {decision.file}"
+                             if by == CODE else f"dated by the included file {decision.file}")
             return PageDate(own, "git", by=by, decider=decision.file,
                             notes=tuple(notes))
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):

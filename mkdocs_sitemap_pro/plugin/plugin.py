@@ -56,6 +56,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        # Hooks are loaded: what they read as they loaded is known (it may date pages).
+        self._tracking.config_loaded()
         if not self.config.enabled:
             return None
         # Sitemaps need absolute URLs; a bad site_url cannot give any, so stop here.
@@ -144,6 +146,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # language build waits, and the outer one writes once for every language.
         if i18n.nested_build(config):
             return
+        self._tracking.build_over()  # code loaded from now on is the next build's
         build = self._finished_build()
         if build is not None:
             # Writing allocates much and frees it all: no full collection of MkDocs' heap.
@@ -155,6 +158,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
     def on_build_error(self, *, error: Exception) -> None:
         # A walk left running would hold git; pages rendered before the failure never
         # said what they showed: nothing kept about pages holds for the next build.
+        self._tracking.build_over()
         self._history.stop()
         self._build = None
         self._memos.forget_pages()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from mkdocs.plugins import get_plugin_logger
 
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin.dating import API_FILE, UNSEEN, Dating
+from mkdocs_sitemap_pro.plugin.dating import API_FILE, CODE, UNSEEN, Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.core.words import counted as _count
 
@@ -90,7 +90,7 @@ def written(report: WriteReport, by_url: Callable[[], dict[str, str]]) -> None:
 
 
 # What dated a page other than its own source, in the order the summary names them.
-_BY = ("an included file", "the API objects it shows", API_FILE, "listed posts")
+_BY = ("an included file", "the API objects it shows", API_FILE, CODE, "listed posts")
 
 
 def summary_line(report: WriteReport, dated: Dating) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
-__all__ = ["Exclusions", "Observer"]
+__all__ = ["Exclusions", "Observer", "by_import_system"]
 
 _WRITE_MODES = frozenset("wax+")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
@@ -105,7 +105,7 @@ class Observer:
             return
         if isinstance(path, int):  # a file descriptor: nothing to date
             return
-        if _by_import_system(sys._getframe(2)):  # 0: here, 1: the hook, 2: open's caller
+        if by_import_system(sys._getframe(2)):  # 0: here, 1: the hook, 2: open's caller
             return
         text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
         # Relative to the working folder at the time of the call, as open() took it. Most
@@ -118,7 +118,7 @@ class Observer:
         reads.add(text)
 
 
-def _by_import_system(caller: Any) -> bool:
+def by_import_system(caller: Any) -> bool:
     """Whether the function that called ``open`` (``caller``, a frame), and the one that
     called it, are the import system's: a module being imported, not a file being read."""
     outer = caller.f_back

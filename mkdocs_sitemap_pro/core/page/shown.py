@@ -11,6 +11,7 @@ changed later. (A listing page is dated by its posts too: ``plugin.dating``.)
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import NamedTuple, Protocol
 
 import pathspec
@@ -57,6 +58,9 @@ class Dependencies(NamedTuple):
     # whose identifier names no file, or a python one griffe cannot resolve): dated
     # without what that block shows.
     unseen: frozenset[str] = frozenset()
+    # Pages the site's own code rewrote (a hook): src_uri -> the files of that code and
+    # of the modules it imports, which are among the page's ``files``.
+    code: Mapping[str, frozenset[str]] = MappingProxyType({})
 
 
 class Decision(NamedTuple):

@@ -25,6 +25,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, proje
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
+from mkdocs_sitemap_pro.plugin.dependencies.rewriters import Rewriters
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
@@ -41,8 +42,12 @@ class Tracker:
     """Observes every page of one build; ``finish`` gives what each showed."""
 
     def __init__(self, config: MkDocsConfig, observer: Observer, cache: DependencyCache,
-                 lines: bool = False) -> None:
+                 lines: bool = False, rewriters: Rewriters | None = None) -> None:
         self.observer = observer
+        # The site's own code that rewrites pages (hooks, a plugin of the repository):
+        # None where there is none (most sites).
+        self._rewriters = rewriters if rewriters is not None and rewriters.watching else None
+        self.code: dict[str, frozenset[str]] = {}  # src_uri -> the files of that code
         self._objects = RenderedObjects(config, observer, lines=lines)
         self._written_lines = lines  # dependencies: lines
         self.api_files: set[str] = set()  # source files of API objects rendered (INFO line)
@@ -93,6 +98,8 @@ class Tracker:
         """A page's conversion starts (``on_pre_page``, first of all plugins)."""
         self.observer.open()
         self._objects.watch()
+        if self._rewriters is not None:
+            self._rewriters.open()
         if self._templates is not None:
             self._templates.watch()
         if self._click is not None:
@@ -144,6 +151,11 @@ class Tracker:
         if shows and self._written is not None and source:
             self._written_parts(source, reads, parts, shown_whole)
         picked = self._exclusions.pick(reads, source) if shows else None
+        if self._rewriters is not None and (code := self._rewriters.take()):
+            # Code that rewrote the page: shown whole, wherever it lies (a hook in the
+            # theme's custom_dir too).
+            self.code[page.file.src_uri] = code
+            picked = (picked or set()) | code
         if parts:
             in_part = self._exclusions.pick(set(parts), source) - (picked or set())
             self.shown[page.file.src_uri] = Shown(frozenset(picked or ()), (), tuple(
@@ -245,6 +257,8 @@ class Tracking:
         self._observer: Observer | None = None
         self._cache: DependencyCache | None = None
         self._line_dates: LineDateStore | None = None
+        # Made with the plugin, before hooks load: what they read as they load is seen.
+        self._rewriters = Rewriters()
 
     def tracker(self, config: MkDocsConfig, options: SitemapProConfig) -> Tracker:
         if self._observer is None:
@@ -255,7 +269,9 @@ class Tracking:
             self._cache = DependencyCache(project_folder(config), path, depth)
         else:
             self._cache.refresh()
-        return Tracker(config, self._observer, self._cache, options.dependencies == "lines")
+        self._rewriters.watch(config.plugins)
+        return Tracker(config, self._observer, self._cache, options.dependencies == "lines",
+                       self._rewriters)
 
     def line_dates(self, config: MkDocsConfig, options: SitemapProConfig) -> LineDateStore:
         """The line dates of files shown in part, kept while it is the same file."""
@@ -263,6 +279,14 @@ class Tracking:
         if self._line_dates is None or self._line_dates.path != path:
             self._line_dates = LineDateStore(path)
         return self._line_dates
+
+    def config_loaded(self) -> None:
+        """``on_config``: the site's code is loaded; what it read as it loaded is known."""
+        self._rewriters.loaded()
+
+    def build_over(self) -> None:
+        """A build ended: code loaded before the next (``mkdocs serve``) is watched."""
+        self._rewriters.listen()
 
     def forget(self) -> None:
         """The next build reads the dependency and line-date caches afresh."""
