@@ -72,6 +72,8 @@ class Build:
         self.tracker: Tracker | None = None  # what pages read as they converted
         self.history: GitHistory | None = None
         self.lines: LineLookup | None = None  # the dates of files' lines shown in part
+        # Staged copies with an added line no tracked file holds (counted in the summary).
+        self._unexplained: frozenset[str] = frozenset()
         self.dependencies: Dependencies | None = None  # what every page showed
         self.page_dates: PageDates | None = None  # what pages were shown of their dates
         self._dater: Dater | None = None
@@ -120,9 +122,11 @@ class Build:
         twins, and (``dependencies: lines``) the lines of files shown in part."""
         self.history = history
         shown = self.tracker.shown if self.tracker is not None else {}
-        added = date_copies(history, page_sources(self.files), shown, self.options.git_timeout)
-        if self.tracker is not None and added:  # a staged banner or notice shows too
-            shown.update(with_added(shown, self.files, added))
+        copies = date_copies(history, page_sources(self.files), shown,
+                             self.options.git_timeout)
+        if self.tracker is not None and copies.added:  # a staged banner or notice shows too
+            shown.update(with_added(shown, self.files, copies.added))
+        self._unexplained = copies.unexplained_pages(self.files)
         if self.tracker is not None and lines is not None:  # one blame per changed file
             self.lines = lines.dates(history, options, shown.values(), self.options.git_timeout)
 
@@ -168,7 +172,7 @@ class Build:
                 self.dependencies = Dependencies(
                     self.tracker.shown, self.options.dependencies_exclude,
                     self.tracker.missing, self.lines, frozenset(self.tracker.api_files),
-                    code=self.tracker.code)
+                    code=self.tracker.code, unexplained=self._unexplained)
             files, collector = self.files, self.collector
             self._dater = Dater(
                 mode=self.options.lastmod,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from mkdocs.structure.files import Files
 
@@ -24,7 +25,21 @@ from mkdocs_sitemap_pro.core.git.twins import adopt_twins
 from mkdocs_sitemap_pro.core.page.shown import Shown
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["date_copies", "page_sources", "with_added"]
+__all__ = ["Copies", "date_copies", "page_sources", "with_added"]
+
+
+class Copies(NamedTuple):
+    """What dates staged copies besides their twins: per source with lines added to its
+    tracked file, the tracked files those lines come from (absolute paths); and the
+    sources with an added line that no tracked file holds (dated without it, said)."""
+
+    added: Mapping[str, frozenset[str]]
+    unexplained: frozenset[str] = frozenset()
+
+    def unexplained_pages(self, files: Files) -> frozenset[str]:
+        """The src_uris of the pages whose sources are ``unexplained``."""
+        return frozenset(file.src_uri for file in files.documentation_pages()
+                         if file.abs_src_path in self.unexplained)
 
 
 def page_sources(files: Files) -> list[str]:
@@ -34,12 +49,12 @@ def page_sources(files: Files) -> list[str]:
 
 
 def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str, Shown],
-                timeout: float) -> dict[str, frozenset[str]]:
+                timeout: float) -> Copies:
     """Date the untracked ``sources`` and files pages show (``shown``) by their tracked
     twins: one ``git hash-object`` for all of them, none when all are tracked.
 
-    Returns, per source with lines added to its tracked file, the tracked files (absolute
-    paths) those lines come from, which date its page too."""
+    Returns the tracked files the lines copies add come from, which date their pages
+    too, and the copies with an added line no tracked file holds (``Copies``)."""
     sources = list(sources)
     included = (path for each in shown.values()
                 for path in (*each.files, *(part for part, _ in each.parts)))
@@ -72,7 +87,7 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
             "them. Stage only text taken from tracked files (a banner or notice file), or "
             "build from the tracked docs folder"
         )
-    return found
+    return Copies(found, frozenset(added.unexplained))
 
 
 def with_added(shown: Mapping[str, Shown], files: Files,

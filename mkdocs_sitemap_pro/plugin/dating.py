@@ -32,6 +32,8 @@ CODE = "the code that rewrote it"  # a page dated by a hook's file, or a module 
 _NAMED = 8  # the files of that code a page's DEBUG line names; the rest are counted
 #: A page with a ``:::`` block that ``build`` could not follow (``Dependencies.unseen``).
 UNSEEN = "with a ::: block not followed"
+#: A staged copy with an added line no tracked file holds (``Dependencies.unexplained``).
+UNEXPLAINED = "with staged lines no tracked file holds"
 
 
 class PageDate(NamedTuple):
@@ -223,9 +225,11 @@ def date_pages(pages: Sequence[SitemapPage], dater: Dater) -> Dating:
             omitted[found.undated] += 1
         if found.undated and found.undated != "lastmod: none":
             dating.undated.append((src_uri, found.undated))
-        if found.source == "git" and dater.dependencies is not None \
-                and src_uri in dater.dependencies.unseen:
-            dating.by[UNSEEN] += 1
+        if found.source == "git" and dater.dependencies is not None:
+            if src_uri in dater.dependencies.unseen:
+                dating.by[UNSEEN] += 1
+            if src_uri in dater.dependencies.unexplained:
+                dating.by[UNEXPLAINED] += 1
         if found.by:
             dating.by[found.by] += 1
             if found.decider:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from mkdocs.plugins import get_plugin_logger
 
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin.dating import API_FILE, CODE, UNSEEN, Dating
+from mkdocs_sitemap_pro.plugin.dating import API_FILE, CODE, UNEXPLAINED, UNSEEN, Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.core.words import counted as _count
 
@@ -108,8 +108,7 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
         where += ", .html"
     parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
     by = [f"{dated.by[what]:,} by {what}" for what in _BY if dated.by[what]]
-    if dated.by[UNSEEN]:
-        by.append(f"{dated.by[UNSEEN]:,} {UNSEEN}")
+    by += [f"{dated.by[what]:,} {what}" for what in (UNSEEN, UNEXPLAINED) if dated.by[what]]
     if by and "git" in dated.sources:
         at = [source for source, _ in dated.sources.most_common()].index("git")
         parts[at] += f" ({', '.join(by)})"

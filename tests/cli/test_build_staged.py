@@ -258,6 +258,7 @@ def test_staged_lines_no_tracked_file_holds_warn_and_fail_strict(tmp_path, monke
     assert err.count("WARNING") == 1, err
     assert ("staged page 'site_zensical_src/es/content/b.md' adds lines to "
             "docs/en/docs/b.md that no tracked file holds") in err, err
+    assert "1 with staged lines no tracked file holds)" in err, err  # counted in the summary
     assert main(["build", "-f", str(config)]) == 0
     assert _spanish_dates(repo.path)[URL + "es/b/"] == utc(D1)  # by what it could follow
 

@@ -58,6 +58,8 @@ class Dependencies(NamedTuple):
     # whose identifier names no file, or a python one griffe cannot resolve): dated
     # without what that block shows.
     unseen: frozenset[str] = frozenset()
+    # Staged copies with an added line that no tracked file holds: dated without it.
+    unexplained: frozenset[str] = frozenset()
     # Pages the site's own code rewrote (a hook): src_uri -> the files of that code and
     # of the modules it imports, which are among the page's ``files``.
     code: Mapping[str, frozenset[str]] = MappingProxyType({})

@@ -26,11 +26,12 @@ def date_staged(history: GitHistory, files: Files, dependencies: Dependencies | 
     than half of the pages are still untracked. Returns ``dependencies`` with the files
     of the lines copies add (unless ``dependencies: false``: pages by their source)."""
     sources = page_sources(files)
-    added = date_copies(history, sources,
-                        dependencies.pages if dependencies is not None else {}, timeout)
-    if dependencies is not None and added:
+    copies = date_copies(history, sources,
+                         dependencies.pages if dependencies is not None else {}, timeout)
+    if dependencies is not None and (copies.added or copies.unexplained):
         dependencies = dependencies._replace(
-            pages=with_added(dependencies.pages, files, added))
+            pages=with_added(dependencies.pages, files, copies.added),
+            unexplained=copies.unexplained_pages(files))
     untracked = [path for path in sources if not history.tracked(path)]
     if history.top is not None and len(untracked) * 2 > len(sources):
         log.warning(
