@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from mkdocs_sitemap_pro.cli.changes import files, seconds
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
@@ -39,9 +40,10 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     command.add_argument("--json", action="store_true", help="print the report as one JSON object on one line "
                               "(JSON Lines, as changes --json)")
     command.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                         help="per HTTP request (default: 10)")
-    command.add_argument("--max-files", type=int, default=1_000, metavar="N",
+    command.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                         help="the most each file fetched over HTTP may take, whole "
+                              "(default: 10)")
+    command.add_argument("--max-files", type=files, default=1_000, metavar="N",
                          help="sitemap files followed at most (default: 1000)")
     command.set_defaults(run=run)
 
