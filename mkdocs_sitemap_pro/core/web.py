@@ -179,10 +179,12 @@ class _Call:
             kind = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
             connection = kind(host.encode("idna").decode("ascii"), port, timeout=self.seconds)
             with self._lock:
-                if self._cut:
-                    raise WebError("cut")
                 self._connection = connection
             try:
+                connection.connect()
+                with self._lock:  # cut while connecting, before there was a socket to cut
+                    if self._cut:
+                        raise WebError("cut")
                 path = urlunsplit(("", "", parts.path or "/", parts.query, ""))
                 connection.request("POST" if self.data is not None else "GET", path,
                                    body=self.data, headers=headers)
