@@ -18,7 +18,7 @@ from mkdocs_sitemap_pro.core.deploy.changes import Change, SitemapUrls, compare,
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.web import MAX_SECONDS, check_seconds
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.core.words import printable, printable_json
 
 __all__ = ["add_reading_options", "files", "read_pair", "register", "run", "seconds",
            "warn_backwards"]
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     changes = compare(old, new)
     if args.json:
-        text = "".join(json.dumps(record(c), ensure_ascii=False) + "\n" for c in changes)
+        text = "".join(printable_json(record(c)) + "\n" for c in changes)
     else:
         text = "".join(printable(line(c)) + "\n" for c in changes)  # URLs read from servers
     try:

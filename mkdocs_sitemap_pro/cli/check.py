@@ -15,7 +15,7 @@ from mkdocs_sitemap_pro.cli.changes import files, seconds
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.core.words import printable, printable_json
 
 __all__ = ["register", "run"]
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"mkdocs-sitemap-pro check: could not check: {said}"), file=sys.stderr)
         return 2
     # --json is JSON Lines, as changes --json is: the report is one object on one line.
-    text = json.dumps(report.as_dict(args.strict), ensure_ascii=False) if args.json \
+    text = printable_json(report.as_dict(args.strict)) if args.json \
         else _text(report)
     try:
         print(text)

@@ -17,6 +17,7 @@ Each server here is real, on 127.0.0.1, started by the test (``tests.support.web
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -248,5 +249,8 @@ def test_changes_and_indexnow_print_urls_read_from_a_tree_as_codes(tmp_path, cap
     out, err = capsys.readouterr()
     assert f"added     {SITE}a\\x9b2J\\x85b" in out, out
     assert out.count("\\x9b2J\\x85") == 2, out
+    assert main(["changes", str(old), str(new), "--json"]) == 0
+    lines = capsys.readouterr().out
+    assert json.loads(lines)["url"] == f"{SITE}a\x9b2J\x85b"  # the same text to a reader
     for char in ("\x9b", "\x85"):
-        assert char not in out + err
+        assert char not in out + err + lines
