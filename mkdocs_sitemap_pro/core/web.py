@@ -198,8 +198,10 @@ class _Call:
                         raise WebError(f"redirected to {redact_credentials(after)!r}: "
                                        f"{error}") from None
                     if not _same_host(target, after):
-                        raise WebError(f"redirected to {redact_credentials(after)}, on another "
-                                       "host: not followed (give that URL itself if it is meant)")
+                        where = ("from https to http" if _origin(urlsplit(after))[1] == host
+                                 else "on another host")
+                        raise WebError(f"redirected to {redact_credentials(after)}, {where}: "
+                                       "not followed (give that URL itself if it is meant)")
                     target = after
                     continue
                 return Answer(response.status, response.reason, response.read(self.limit + 1))

@@ -153,6 +153,15 @@ def test_a_timeout_that_bounds_nothing_is_an_error_naming_the_option(tmp_path, c
     assert f"argument --timeout: '{value}' is not a number of seconds above 0" in err, err
 
 
+def test_an_endpoint_that_cannot_be_requested_is_an_error_naming_it(tmp_path, capsys):
+    new = _local_site(tmp_path / "new", SITE)
+    status = main(["indexnow", str(new), "--all", "--key", KEY,
+                   "--endpoint", "http://127.0.0.1:9/index now"])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert "the endpoint 'http://127.0.0.1:9/index now' cannot be used: it holds a space" in err
+
+
 # -- 9: redirects stay on the host asked; credentials are sent, never printed ----------
 
 
