@@ -65,7 +65,8 @@ def check_url(url: str) -> None:
     bad port, or a space or control character anywhere (a request line cannot hold one)."""
     bad = _UNUSABLE.search(url)
     if bad:
-        what = "a space" if bad.group() == " " else f"the control character {printable(bad.group())}"
+        char = bad.group()
+        what = "a space" if char == " " else f"the control character {printable(char)}"
         raise ValueError(f"it holds {what}, which no HTTP request can carry")
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https"):
