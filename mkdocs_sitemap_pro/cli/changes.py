@@ -17,8 +17,32 @@ from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.core.deploy.changes import Change, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.urls import redact_credentials
+from mkdocs_sitemap_pro.core.web import MAX_SECONDS, check_seconds
+from mkdocs_sitemap_pro.core.words import printable, printable_json
 
-__all__ = ["add_reading_options", "read_pair", "register", "run", "warn_backwards"]
+__all__ = ["add_reading_options", "files", "read_pair", "register", "run", "seconds",
+           "warn_backwards"]
+
+
+def seconds(text: str) -> float:
+    """``--timeout``: seconds above 0 and at most a day (``inf``, ``nan``, ``1e308`` and
+    0 bound nothing); argparse names the option and exits 2 otherwise."""
+    try:
+        return check_seconds(float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds above 0 and at most {MAX_SECONDS:,.0f}") from None
+
+
+def files(text: str) -> int:
+    """``--max-files``: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of files, at least 1")
+    return value
 
 
 def add_reading_options(command: argparse.ArgumentParser) -> None:
@@ -26,9 +50,10 @@ def add_reading_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--site-url", metavar="URL",
                          help="the URL a folder is published at (default: read from its "
                               "robots.txt, else the other tree's)")
-    command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                         help="per HTTP request (default: 10)")
-    command.add_argument("--max-files", type=int, default=1_000, metavar="N",
+    command.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                         help="the most each file fetched over HTTP may take, whole "
+                              "(default: 10)")
+    command.add_argument("--max-files", type=files, default=1_000, metavar="N",
                          help="sitemap files followed at most, per tree (default: 1000)")
 
 
@@ -101,14 +126,14 @@ def run(args: argparse.Namespace) -> int:
         if args.json:  # as check --json says it could not run
             print(json.dumps({"old": args.old, "new": args.new, "status": 2,
                               "error": redact_credentials(str(error))}))
-        print(f"mkdocs-sitemap-pro changes: cannot compare: {redact_credentials(str(error))}",
-              file=sys.stderr)
+        print(printable(f"mkdocs-sitemap-pro changes: cannot compare: "
+                        f"{redact_credentials(str(error))}"), file=sys.stderr)
         return 2
     changes = compare(old, new)
     if args.json:
-        text = "".join(json.dumps(record(c), ensure_ascii=False) + "\n" for c in changes)
+        text = "".join(printable_json(record(c)) + "\n" for c in changes)
     else:
-        text = "".join(line(c) + "\n" for c in changes)
+        text = "".join(printable(line(c)) + "\n" for c in changes)  # URLs read from servers
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -11,10 +11,11 @@ import json
 import os
 import sys
 
+from mkdocs_sitemap_pro.cli.changes import files, seconds
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.core.words import printable, printable_json
 
 __all__ = ["register", "run"]
 
@@ -39,9 +40,10 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     command.add_argument("--json", action="store_true", help="print the report as one JSON object on one line "
                               "(JSON Lines, as changes --json)")
     command.add_argument("--strict", action="store_true", help="exit 1 on warnings too")
-    command.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                         help="per HTTP request (default: 10)")
-    command.add_argument("--max-files", type=int, default=1_000, metavar="N",
+    command.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                         help="the most each file fetched over HTTP may take, whole "
+                              "(default: 10)")
+    command.add_argument("--max-files", type=files, default=1_000, metavar="N",
                          help="sitemap files followed at most (default: 1000)")
     command.set_defaults(run=run)
 
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(printable(f"mkdocs-sitemap-pro check: could not check: {said}"), file=sys.stderr)
         return 2
     # --json is JSON Lines, as changes --json is: the report is one object on one line.
-    text = json.dumps(report.as_dict(args.strict), ensure_ascii=False) if args.json \
+    text = printable_json(report.as_dict(args.strict)) if args.json \
         else _text(report)
     try:
         print(text)

@@ -31,6 +31,7 @@ from mkdocs_sitemap_pro.core.deploy.indexnow import (
     uncovered,
 )
 from mkdocs_sitemap_pro.core.words import counted as _plural
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = ["register", "run"]
@@ -75,7 +76,8 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
 
 
 def _say(message: str) -> None:
-    print(f"{_NAME}: {redact_credentials(message)}", file=sys.stderr)
+    """One line on stderr: credentials hidden, URLs read from servers made printable."""
+    print(printable(f"{_NAME}: {redact_credentials(message)}"), file=sys.stderr)
 
 
 def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
@@ -137,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.dry_run:
         for request in requests:
-            print(f"POST {redact_credentials(request.endpoint)}\n{json.dumps(request.body, indent=2, ensure_ascii=False)}")
+            body = json.dumps(request.body, indent=2, ensure_ascii=False)
+            print(printable(f"POST {redact_credentials(request.endpoint)}\n{body}", lines=True))
         _say(f"dry run: {_plural(len(urls), 'URL')} in {_plural(len(requests), 'request')}, "
              "nothing sent")
         return 0

@@ -4,10 +4,12 @@ server or a subprocess made safe for a terminal (``printable``)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL, C1: what a terminal acts on
 _CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+_JSON_RAW = {code: f"\\u{code:04x}" for code in range(0x7f, 0xa0)}  # json.dumps keeps these
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:
@@ -24,3 +26,10 @@ def printable(text: str, *, lines: bool = False) -> str:
     text of several lines (git's own messages); otherwise a message stays one line."""
     return (_CONTROL_BUT_NEWLINE if lines else _CONTROL).sub(
         lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def printable_json(value: object) -> str:
+    """``value`` as one line of JSON whose text has no raw control character: JSON
+    escapes C0 itself; DEL and C1, which ``ensure_ascii=False`` leaves raw, become
+    ``\\u00NN`` (the same text to a JSON reader, ``printable``'s rule for a terminal)."""
+    return json.dumps(value, ensure_ascii=False).translate(_JSON_RAW)

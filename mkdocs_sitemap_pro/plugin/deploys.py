@@ -43,7 +43,7 @@ from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["Carry", "carry_previous", "previous_location", "write_manifest"]
 
-#: Seconds to wait for the last deploy's manifest over HTTP(S).
+#: Seconds the whole fetch of the last deploy's manifest over HTTP(S) may take.
 FETCH_TIMEOUT = 20.0
 
 

@@ -1,22 +1,21 @@
 """Where the checker reads files from: a local site folder, or the web over HTTP(S).
 
 Both are addressed by URL, so the rules never care which one they read: a local folder
-maps the URLs under its site URL onto its files. Over HTTP(S) every response is read
-with a timeout and up to a size cap, only ``http``/``https`` are spoken (a redirect to
-``file:`` or ``ftp:`` fails), and no proxy or cookie handler is installed.
+maps the URLs under its site URL onto its files. Over HTTP(S) (``core.web``) every file
+is read whole within one deadline and up to a size cap, on the host asked (a redirect to
+another host is refused), and a URL that cannot be fetched is a ``FetchError``.
 """
 
 from __future__ import annotations
 
 import os
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from mkdocs_sitemap_pro.core.check.confined import NotRegular, Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.web import Timeout, WebError, exchange
 
 __all__ = ["FetchError", "HttpSource", "LocalSource", "OutsideFolder", "Source"]
 
@@ -99,38 +98,33 @@ class LocalSource:
 
 
 class HttpSource:
-    """Files on the web, fetched with ``timeout`` seconds per request."""
+    """Files on the web, each fetched whole within ``timeout`` seconds (``core.web``). A
+    host that let one fetch run out of time is not asked again: a server sending a byte
+    a second would otherwise hold every file of the tree for the whole deadline."""
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        opener = urllib.request.OpenerDirector()
-        for handler in (
-            urllib.request.HTTPHandler(),
-            urllib.request.HTTPSHandler(),
-            urllib.request.HTTPRedirectHandler(),
-            urllib.request.HTTPDefaultErrorHandler(),
-            urllib.request.HTTPErrorProcessor(),
-        ):
-            opener.add_handler(handler)
-        self._opener = opener
+        self._stalled: dict[str, str] = {}  # host -> the fetch that ran out of time
 
     def read(self, url: str, limit: int) -> bytes | None:
-        if urlsplit(url).scheme.lower() not in ("http", "https"):
-            raise FetchError("not an http(s) URL")
-        request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT})
+        host = (urlsplit(url).hostname or "").lower()
+        if host in self._stalled:
+            raise FetchError(f"not fetched: {self._stalled[host]}")
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
-                data: bytes = response.read(limit + 1)
-        except urllib.error.HTTPError as error:
-            if error.code in (404, 410):
-                return None
-            raise FetchError(f"HTTP {error.code} {error.reason}") from None
-        except (urllib.error.URLError, OSError, ValueError) as error:
-            reason = getattr(error, "reason", error)
-            raise FetchError(f"cannot fetch: {reason}") from None
-        if len(data) > limit:
+            answer = exchange(url, self.timeout, limit,
+                              headers={"User-Agent": _USER_AGENT})
+        except Timeout as error:
+            self._stalled[host] = f"{host} gave {url} {error}"
+            raise FetchError(f"cannot fetch: {error}") from None
+        except (WebError, ValueError) as error:
+            raise FetchError(f"cannot fetch: {error}") from None
+        if answer.status in (404, 410):
+            return None
+        if not 200 <= answer.status < 300:
+            raise FetchError(f"HTTP {answer.status} {answer.reason}")
+        if len(answer.body) > limit:
             raise TooLarge(limit)
-        return data
+        return answer.body
 
     def display(self, url: str) -> str:
         return url

@@ -90,7 +90,7 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
         raise NoSitemap(f"there is no sitemap at {target}: " + "; ".join(f.message for f in problems))
     if problems:
         raise CheckError(f"the sitemap tree at {target} could not be read whole: "
-                         + "; ".join(f"{f.file}: {f.message}" for f in problems))
+                         + "; ".join(_named_once(f.file, f.message, target) for f in problems))
     urls: dict[str, str | None] = {}
     for loaded in tree.files:
         if not loaded.doc.file.is_index:
@@ -98,6 +98,15 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
                 if entry.loc and (entry.loc not in urls or _newer(entry.lastmod, urls[entry.loc])):
                     urls[entry.loc] = entry.lastmod
     return SitemapUrls(start.site.url, urls, _manifest_files(entries, start.source))
+
+
+def _named_once(file: str, message: str, target: str) -> str:
+    """A finding's file and message, the URL said once: a message of the rules often
+    starts with the URL its file is (``<url>: cannot fetch: …``), and the file that is
+    the target itself is named already."""
+    for name in (file, target):
+        message = message.removeprefix(f"{name}: ")
+    return message if file == target else f"{file}: {message}"
 
 
 def _manifest_files(entries: list[str], source: Source

@@ -9,17 +9,15 @@ folder and the URL it is published at, the URLs come from ``changes``.
 
 from __future__ import annotations
 
-import base64
 import json
-import urllib.error
-import urllib.request
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.urls import redact_credentials
+from mkdocs_sitemap_pro.core.web import Timeout, WebError, check_url, exchange
 
 __all__ = [
     "DEFAULT_ENDPOINT",
@@ -166,50 +164,30 @@ def batches(urls: Iterable[str], limit: int = MAX_URLS_PER_REQUEST
 def plan(urls: Sequence[str], key: KeyFile, endpoint: str = DEFAULT_ENDPOINT,
          limit: int = MAX_URLS_PER_REQUEST) -> list[Request]:
     """The requests that submit ``urls`` with ``key``."""
-    if urlsplit(endpoint).scheme.lower() not in ("http", "https"):
-        raise IndexNowError(f"the endpoint {redact_credentials(endpoint)!r} is not an http(s) URL")
+    try:
+        check_url(endpoint)
+    except ValueError as error:
+        raise IndexNowError(f"the endpoint {redact_credentials(endpoint)!r} cannot be used: "
+                            f"{error}") from None
     return [Request(endpoint, host, {"host": host, "key": key.key, "keyLocation": key.url,
                                      "urlList": listed})
             for host, listed in batches(urls, limit)]
 
 
 def post(request: Request, timeout: float) -> int:
-    """Send one request; its HTTP status (redirects are not followed: a POST is not
-    resent elsewhere). ``SendError`` when there is no answer."""
-    opener = urllib.request.OpenerDirector()
-    for handler in (urllib.request.HTTPHandler(), urllib.request.HTTPSHandler(),
-                    urllib.request.HTTPDefaultErrorHandler(),
-                    urllib.request.HTTPErrorProcessor()):
-        opener.add_handler(handler)
-    target, authorization = _basic_auth(request.endpoint)
+    """Send one request, the whole exchange within ``timeout`` seconds; its HTTP status
+    (redirects are not followed: a POST is not resent elsewhere). The endpoint's user
+    information is sent as Basic authentication. ``SendError`` when there is no answer."""
     headers = {"Content-Type": "application/json; charset=utf-8", "User-Agent": _USER_AGENT}
-    if authorization:
-        headers["Authorization"] = authorization
-    sent = urllib.request.Request(target, data=request.data(), method="POST", headers=headers)
     shown = redact_credentials(request.endpoint)
     try:
-        with opener.open(sent, timeout=timeout) as response:
-            response.read(64 * 1024)
-            return int(response.status)
-    except urllib.error.HTTPError as error:
-        return int(error.code)
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)  # a timeout is either, as it comes
-        if isinstance(reason, TimeoutError):
-            raise SendError(f"no answer from {shown} within {timeout:g} seconds") from None
-        raise SendError(f"cannot reach {shown}: {redact_credentials(str(reason))}") from None
-
-
-def _basic_auth(endpoint: str) -> tuple[str, str | None]:
-    """An endpoint with user information (``https://user:pass@host/``) as the URL
-    without it and the Basic ``Authorization`` it stands for; else itself and None."""
-    parts = urlsplit(endpoint)
-    if "@" not in parts.netloc:
-        return endpoint, None
-    userinfo, _, host = parts.netloc.rpartition("@")
-    user, _, password = userinfo.partition(":")
-    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
-    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+        answer = exchange(request.endpoint, timeout, 64 * 1024, data=request.data(),
+                          headers=headers, follow=False)
+    except Timeout:
+        raise SendError(f"no answer from {shown} within {timeout:g} seconds") from None
+    except WebError as error:
+        raise SendError(f"cannot reach {shown}: {error}") from None
+    return answer.status
 
 
 def explain(status: int, request: Request) -> str:
