@@ -32,7 +32,7 @@ from mkdocs_sitemap_pro.core.git import (
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
-from mkdocs_sitemap_pro.core.git.map_check import confirm_dates
+from mkdocs_sitemap_pro.core.git.map_check import confirm_contents, confirm_dates
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -115,8 +115,9 @@ class BuildHistory:
         try:
             if steps.fetch and not self._fetch(folder, processes):
                 tried.add("fetch_history")
-            if kept is not None:  # a file anyone could write: its dates must be git's
-                why = confirm_dates(folder, kept, processes)
+            if kept is not None:  # a file anyone could write: believed where git agrees
+                why = (confirm_dates(folder, kept, processes)
+                       or confirm_contents(folder, kept, processes))
                 if why is None:
                     known = kept
                 else:
