@@ -72,6 +72,10 @@ LOG_FLAGS: tuple[str, ...] = (
 class NoGit(Exception):
     """The git program could not be started."""
 
+    def __init__(self, message: str = "git is not installed (no `git` program on PATH)"
+                 ) -> None:
+        super().__init__(message)
+
 
 class GitTimeout(Exception):
     """git did not finish within its owner's ``timeout`` seconds (or was not started,
