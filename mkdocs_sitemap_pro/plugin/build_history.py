@@ -6,8 +6,9 @@ renders, so every page's date is a lookup. The map is kept in memory by the plug
 instance (``mkdocs serve`` rebuilds: no ``git log`` while HEAD is the same, only the new
 commits after one) and, with ``cache``, in ``cache_dir`` for the next process.
 
-Git gets ``git_timeout`` seconds: past them its processes are ended and pages are dated
-by ``lastmod_fallback``, with a warning. SIGINT and SIGTERM during the walk end git's
+Git gets ``git_timeout`` seconds (a quick query such as ``rev-parse`` at most 30 of
+them): past them its processes are ended and pages are dated by ``lastmod_fallback``,
+with a warning; a git waited for longer than 10 s is said at INFO as it happens. SIGINT and SIGTERM during the walk end git's
 processes before doing what they would have done.
 """
 
@@ -92,7 +93,7 @@ class BuildHistory:
         rules = self.options = HistoryOptions(options.git_history, options.git_date,
                                               tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
-        self._processes = GitProcesses(options.git_timeout)
+        self._processes = GitProcesses(options.git_timeout, notice=log.info)
         self._signals_back = self._processes.end_on_signals()
         self._result = self._dated = None
         self._said = [(logging.WARNING, message) for message in said]
@@ -128,9 +129,11 @@ class BuildHistory:
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
         except GitTimeout as error:
+            advice = ("see whether git answers in that folder (git rev-parse HEAD)"
+                      if error.quick else "raise git_timeout if the repository needs longer")
             result = HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
                 f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
-                f"raise git_timeout if the repository needs longer",))
+                f"{advice}",))
         if store is not None and result.key is not None and result.made != "kept":
             why = save_map(store, result)
             if why is not None:

@@ -44,7 +44,7 @@ def untracked_config_cache(config_file: Path, timeout: float) -> Path | None:
     """The repository root's cache folder when ``config_file`` lies in a git work tree
     and git does not track it; None otherwise (the default beside the config stands)."""
     folder = config_file.parent
-    processes = GitProcesses(timeout)
+    processes = GitProcesses(timeout, notice=log.info)
     try:
         status, out, _ = run_git(["rev-parse", "--show-toplevel"], folder,
                                  processes=processes)
