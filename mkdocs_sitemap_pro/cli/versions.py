@@ -15,6 +15,7 @@ up to date), 1 when the push failed, 2 when it could not run: then nothing is co
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_c
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
+from mkdocs_sitemap_pro.core.git.repository import garbled
 from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
@@ -137,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         )
         commit = commit_files(branch, files, message)
     except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:
-        _say(f"mkdocs-sitemap-pro versions: {error or 'git is not installed'}", error=True)
+        _say(f"mkdocs-sitemap-pro versions: {str(error) or 'git failed'}", error=True)
         return 2
     index_url = settings.root.join(settings.filename)
     if commit is None:
@@ -184,6 +186,11 @@ def _settings(args: argparse.Namespace) -> _Settings:
     status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)
     if status != 0:
         raise CannotRun(f"{config_file} is not in a git repository: {err}")
+    top = out.decode("utf-8", "surrogateescape").strip()
+    if not (os.path.isabs(top) and os.path.isdir(top)):
+        raise CannotRun(f"the `git` program on PATH answered `git rev-parse --show-toplevel` "
+                        f"with {garbled(out)}, which is not a folder; see what "
+                        "`git --version` prints, and put git first on PATH")
     site_url = args.site_url or site.mkdocs.site_url
     if not site_url:
         raise CannotRun(f"site_url is not set; set it in {config_file.name} or pass --site-url")
@@ -192,7 +199,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
     prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
-    repo = Path(out.decode().strip())
+    repo = Path(top)
     return _Settings(
         repo=repo,
         branch=_branch(args.branch or mike.get("remote_branch") or "gh-pages",

@@ -6,8 +6,9 @@ renders, so every page's date is a lookup. The map is kept in memory by the plug
 instance (``mkdocs serve`` rebuilds: no ``git log`` while HEAD is the same, only the new
 commits after one) and, with ``cache``, in ``cache_dir`` for the next process.
 
-Git gets ``git_timeout`` seconds: past them its processes are ended and pages are dated
-by ``lastmod_fallback``, with a warning. SIGINT and SIGTERM during the walk end git's
+Git gets ``git_timeout`` seconds (a quick query such as ``rev-parse`` at most 30 of
+them): past them its processes are ended and pages are dated by ``lastmod_fallback``,
+with a warning; a git waited for longer than 10 s is said at INFO as it happens. SIGINT and SIGTERM during the walk end git's
 processes before doing what they would have done.
 """
 
@@ -32,7 +33,7 @@ from mkdocs_sitemap_pro.core.git import (
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
-from mkdocs_sitemap_pro.core.git.map_check import confirm_dates
+from mkdocs_sitemap_pro.core.git.map_check import confirm_contents, confirm_dates
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -92,7 +93,7 @@ class BuildHistory:
         rules = self.options = HistoryOptions(options.git_history, options.git_date,
                                               tuple(ignored))
         store = cache_file(config, options, MAP_FILE)
-        self._processes = GitProcesses(options.git_timeout)
+        self._processes = GitProcesses(options.git_timeout, notice=log.info)
         self._signals_back = self._processes.end_on_signals()
         self._result = self._dated = None
         self._said = [(logging.WARNING, message) for message in said]
@@ -115,8 +116,9 @@ class BuildHistory:
         try:
             if steps.fetch and not self._fetch(folder, processes):
                 tried.add("fetch_history")
-            if kept is not None:  # a file anyone could write: its dates must be git's
-                why = confirm_dates(folder, kept, processes)
+            if kept is not None:  # a file anyone could write: believed where git agrees
+                why = (confirm_dates(folder, kept, processes)
+                       or confirm_contents(folder, kept, processes))
                 if why is None:
                     known = kept
                 else:
@@ -127,9 +129,11 @@ class BuildHistory:
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
         except GitTimeout as error:
+            advice = ("see whether git answers in that folder (git rev-parse HEAD)"
+                      if error.quick else "raise git_timeout if the repository needs longer")
             result = HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
                 f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
-                f"raise git_timeout if the repository needs longer",))
+                f"{advice}",))
         if store is not None and result.key is not None and result.made != "kept":
             why = save_map(store, result)
             if why is not None:

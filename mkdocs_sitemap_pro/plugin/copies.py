@@ -58,7 +58,7 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
     sources = list(sources)
     included = (path for each in shown.values()
                 for path in (*each.files, *(part for part, _ in each.parts)))
-    processes = GitProcesses(timeout)
+    processes = GitProcesses(timeout, notice=log.info)
     try:
         twins = adopt_twins(history, [*sources, *included], processes)
         derived = adopt_derived(history, sources, processes)  # a notice added

@@ -7,6 +7,14 @@ owner's ``GitProcesses``: past the owner's deadline it is killed and the call ra
 ``GitTimeout`` (a hanging git does not hold the build forever); ``close`` (a shutdown, a
 failed build, SIGINT or SIGTERM) kills every live one and the calls raise ``GitEnded``.
 
+Each call's wait is proportionate to it (``_Wait``): a query that reads a few objects
+(``rev-parse``, ``ls-tree``, ``cat-file``, ``log --no-walk``…) gets at most
+``QUICK_SECONDS`` of its owner's deadline, as one that takes milliseconds in a working
+repository and hangs only when git does; a walk or a blame gets the owner's whole
+deadline. A call still waited for after ``NOTICE_SECONDS`` is said once through the
+owner's ``notice`` (naming the command and what bounds it), so that a hanging git is
+never silence.
+
 git starts in a session of its own, so that killing its process group ends what a
 wrapper script started too, and so that a terminal's Ctrl-C reaches git only through
 its owner (``end_on_signals``).
@@ -69,13 +77,33 @@ LOG_FLAGS: tuple[str, ...] = (
 )
 
 
+# Seconds a quick query may take at most (within the owner's deadline), and seconds of
+# waiting after which the owner is told what git is waited for.
+QUICK_SECONDS = 30.0
+NOTICE_SECONDS = 10.0
+
+# Subcommands that read a few objects, never the history: bounded by QUICK_SECONDS.
+_QUICK = frozenset({"rev-parse", "ls-tree", "ls-files", "cat-file", "check-ignore",
+                    "check-ref-format", "hash-object", "remote", "config", "symbolic-ref",
+                    "show-ref", "for-each-ref"})
+
+
 class NoGit(Exception):
     """The git program could not be started."""
+
+    def __init__(self, message: str = "git is not installed (no `git` program on PATH)"
+                 ) -> None:
+        super().__init__(message)
 
 
 class GitTimeout(Exception):
     """git did not finish within its owner's ``timeout`` seconds (or was not started,
-    the deadline being past)."""
+    the deadline being past). ``quick``: the call was a query bounded by
+    ``QUICK_SECONDS``, which a working git answers in milliseconds."""
+
+    def __init__(self, message: str, quick: bool = False) -> None:
+        super().__init__(message)
+        self.quick = quick
 
 
 class GitEnded(GitTimeout):
@@ -92,13 +120,18 @@ class GitProcesses:
     while the main thread may close the set (from a signal handler, too).
 
     ``timeout``: the seconds git may run from now (or from the last ``arm()``); None: no
-    deadline.
+    deadline (nor a quick query's). ``option``: what sets ``timeout``, as messages name
+    it. ``notice``: told once per call waited for longer than ``NOTICE_SECONDS`` (from
+    the thread that waits).
     """
 
-    def __init__(self, timeout: float | None = None) -> None:
+    def __init__(self, timeout: float | None = None, *, option: str = "git_timeout",
+                 notice: Callable[[str], None] | None = None) -> None:
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
         self.timeout = timeout
+        self.option = option
+        self.notice = notice
         self.closed = False
         self._deadline: float | None = None
         # Reentrant: a signal handler may close the set in a thread holding the lock.
@@ -168,6 +201,10 @@ class GitProcesses:
         shown = f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.1f}"
         return GitTimeout(f"git did not answer within {shown} s")
 
+    def _wait(self, args: Sequence[str | bytes]) -> _Wait:
+        """The wait of a call starting now with ``args``."""
+        return _Wait(self, args)
+
     def _start(self, args: Sequence[str | bytes], env: dict[str, str] | None = None,
                **popen: Any) -> subprocess.Popen[bytes]:
         with self._lock:  # under the lock: close() either sees the process or refuses it
@@ -202,6 +239,76 @@ class GitProcesses:
             self._live.discard(proc)
 
 
+def _seconds(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
+class _Wait:
+    """One call's deadline (its owner's, or sooner for a quick query) and its notice."""
+
+    def __init__(self, owner: GitProcesses, args: Sequence[str | bytes]) -> None:
+        self.owner = owner
+        words = [a.decode("utf-8", "replace") if isinstance(a, bytes) else a for a in args]
+        self.command = "git " + (words[0] if words else "")
+        self.started = time.monotonic()
+        self.deadline = owner._deadline
+        quick = words[:1] == ["log"] and any(w.startswith("--no-walk") for w in words)
+        self.quick = False
+        if owner.timeout is not None and (quick or words[:1] and words[0] in _QUICK):
+            cap = self.started + QUICK_SECONDS
+            if self.deadline is None or cap < self.deadline:
+                self.deadline, self.quick = cap, True
+        self.told = owner.notice is None
+
+    def late(self) -> GitTimeout:
+        """The exception of this call's deadline."""
+        if self.quick:
+            return GitTimeout(f"{self.command} did not answer within {_seconds(QUICK_SECONDS)} s "
+                              f"(a query that takes milliseconds: {self.owner.option} "
+                              f"bounds it to {_seconds(QUICK_SECONDS)} s at most)", quick=True)
+        return self.owner._late()
+
+    def step(self) -> float | None:
+        """Seconds to wait before the next look (the notice or the deadline; None:
+        until git ends); ``GitTimeout`` once the deadline is past."""
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            raise self.late()
+        ends = [t for t in (self.deadline, None if self.told else self.started + NOTICE_SECONDS)
+                if t is not None]
+        return max(0.0, min(ends) - now) if ends else None
+
+    def waited(self) -> None:
+        """A step ended with git still running: the notice if it is due, ``GitTimeout``
+        if the deadline is past."""
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline:
+            raise self.late()
+        if not self.told and now >= self.started + NOTICE_SECONDS and self.owner.notice:
+            self.told = True
+            if self.deadline is None:
+                bound = f"{self.owner.option} does not bound it"
+            elif self.quick:
+                bound = (f"it is stopped in {_seconds(self.deadline - now)} s "
+                         f"({self.owner.option}, at most {_seconds(QUICK_SECONDS)} s "
+                         "for a query this short)")
+            else:
+                bound = (f"it is stopped in {_seconds(self.deadline - now)} s "
+                         f"({self.owner.option}: {_seconds(self.owner.timeout or 0)} s)")
+            self.owner.notice(f"waiting for git: `{self.command}` has not answered in "
+                              f"{_seconds(now - self.started)} s; {bound}")
+
+    def communicate(self, proc: subprocess.Popen[bytes], stdin: bytes | None
+                    ) -> tuple[bytes, bytes]:
+        """``proc.communicate`` within this wait (``GitTimeout``: the caller kills git)."""
+        while True:
+            try:
+                return proc.communicate(stdin, timeout=self.step())
+            except subprocess.TimeoutExpired:
+                stdin = None  # written already: a retry may not send it again
+                self.waited()
+
+
 def _env(extra: dict[str, str] | None) -> dict[str, str]:
     """git's environment: this process's, ``extra`` on top, and ``GIT_FLUSH=0``. Into a
     pipe, git log otherwise writes each commit as it goes (a 5,000-commit walk came in
@@ -221,13 +328,12 @@ def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: byt
     ``processes``: the owner (its deadline: ``GitTimeout``; its ``close``: ``GitEnded``).
     """
     owner = processes or GitProcesses()
+    wait = owner._wait(args)
     proc = owner._start(args, cwd=cwd, env=env,
                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        out, err = proc.communicate(stdin, timeout=owner._left())
-    except subprocess.TimeoutExpired:
-        raise owner._late() from None
+        out, err = wait.communicate(proc, stdin)
     finally:
         owner._reap(proc)
     if owner.closed and proc.returncode == -signal.SIGKILL:
@@ -246,12 +352,13 @@ def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
     ``consume`` from the stream, and pass through it.
     """
     owner = processes or GitProcesses()
+    wait = owner._wait(args)
     with tempfile.TemporaryFile() as errors:
         proc = owner._start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=errors, bufsize=0)
         stopped = finished = False
         try:
-            stopped = consume(_token_chunks(proc, owner))
+            stopped = consume(_token_chunks(proc, owner, wait))
             finished = not stopped
         finally:
             owner._reap(proc, finished)
@@ -260,17 +367,23 @@ def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
     return stopped, proc.returncode, detail
 
 
-def _token_chunks(proc: subprocess.Popen[bytes], owner: GitProcesses) -> Iterator[list[bytes]]:
+def _token_chunks(proc: subprocess.Popen[bytes], owner: GitProcesses,
+                  wait: _Wait) -> Iterator[list[bytes]]:
     """The NUL-separated tokens of git's output, a large chunk at a time, until the
-    owner's deadline (then git is killed: ``GitTimeout``) or its ``close`` (``GitEnded``)."""
+    call's deadline (then git is killed: ``GitTimeout``) or its owner's ``close``
+    (``GitEnded``)."""
     stream = proc.stdout
     assert stream is not None
     tail = b""
     while True:
-        left = owner._left()
-        if left is not None and (left <= 0 or not select.select([stream], [], [], left)[0]):
+        try:
+            step = wait.step()
+            while step is not None and not select.select([stream], [], [], step)[0]:
+                wait.waited()
+                step = wait.step()
+        except GitTimeout:
             _kill_group(proc)
-            raise owner._late()
+            raise
         data = stream.read(_CHUNK_BYTES)
         if not data:
             break

@@ -18,12 +18,14 @@ from mkdocs_sitemap_pro.core.git.answers import DateKind, Known, Unknown
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, run_git
 from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
+from mkdocs_sitemap_pro.core.words import printable
 
 __all__ = [
     "COMMIT_ID",
     "SHALLOW_CLONE",
     "Repository",
     "find_repository",
+    "garbled",
     "git_names",
     "is_commit_id",
     "newest_commit",
@@ -35,6 +37,9 @@ __all__ = [
 #: A commit id as a user may write it: 7 hexadecimal digits (abbreviated) up to 64
 #: (a full SHA-256 id; SHA-1 ids have 40).
 COMMIT_ID = re.compile(r"[0-9A-Fa-f]{7,64}")
+
+#: A full commit id as git prints it (SHA-1 or SHA-256).
+COMMIT_HASH = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 #: What the shallow-clone warning says, to know it again (dates carried make it moot).
 SHALLOW_CLONE = "is a shallow clone"
@@ -87,8 +92,16 @@ def find_repository(folder: Path, warnings: list[str],
         folder, processes=processes,
     )
     lines = out.decode("utf-8", "surrogateescape").splitlines()
+    if not _rev_parse_answer(lines, status):
+        warnings.append(
+            f"the `git` program on PATH answered `git rev-parse` in {folder} with "
+            f"{garbled(out)}, which is not what git prints, so no file can be dated from "
+            "git history; see what `git --version` prints there, and put git first on PATH"
+        )
+        return Unknown("no-git")
     if len(lines) < 3:
-        detail = err.splitlines()[0] if err else "git rev-parse failed"
+        detail = err.splitlines()[0] if err else (
+            f"git rev-parse printed {garbled(out)}" if out.strip() else "git rev-parse failed")
         if "safe.directory" in err:
             # Another user owns the repository (CI containers): it is one, git just
             # will not read it. The hint command is never translated.
@@ -123,6 +136,27 @@ def find_repository(folder: Path, warnings: list[str],
         except OSError:
             pass
     return Repository(top, lines[3].strip(), boundary)
+
+
+def _rev_parse_answer(lines: Sequence[str], status: int) -> bool:
+    """Whether ``lines`` can be what ``find_repository``'s ``rev-parse`` prints: on
+    success an absolute folder, ``true`` or ``false``, a path and a commit id; on failure
+    (no repository, no commit) those it printed before it failed."""
+    if status != 0 and len(lines) < 3:
+        return True  # git's own failure: stderr says why
+    if len(lines) != (4 if status == 0 else 3):
+        return False
+    return (os.path.isabs(lines[0]) and os.path.isdir(lines[0])
+            and lines[1] in ("true", "false") and bool(lines[2])
+            and (status != 0 or COMMIT_HASH.fullmatch(lines[3]) is not None))
+
+
+def garbled(out: bytes, limit: int = 120) -> str:
+    """What git printed, quoted for a message: its first ``limit`` characters, control
+    characters as ``\\xNN`` codes."""
+    text = out.decode("utf-8", "replace").strip()
+    shown = text if len(text) <= limit else text[:limit] + "…"
+    return repr(printable(shown.replace("\n", " / ")))
 
 
 def git_names(

@@ -177,7 +177,7 @@ class LineDateStore:
         (``core.git.line_walk``), ``git blame`` for the files it leaves (renamed ones, or
         every file under ``all``), several at a time. How many files were dated."""
         made: list[bytes] = []
-        processes = GitProcesses(timeout)
+        processes = GitProcesses(timeout, notice=log.info)
         try:
             said: list[str] = []
             ignored = resolve_ignored(top, options.ignore_commits, said, processes=processes)

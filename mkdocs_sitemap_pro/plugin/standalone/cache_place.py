@@ -11,6 +11,7 @@ as the plugin does, and an explicit ``cache_dir`` is kept as given.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def untracked_config_cache(config_file: Path, timeout: float) -> Path | None:
     """The repository root's cache folder when ``config_file`` lies in a git work tree
     and git does not track it; None otherwise (the default beside the config stands)."""
     folder = config_file.parent
-    processes = GitProcesses(timeout)
+    processes = GitProcesses(timeout, notice=log.info)
     try:
         status, out, _ = run_git(["rev-parse", "--show-toplevel"], folder,
                                  processes=processes)
@@ -55,6 +56,7 @@ def untracked_config_cache(config_file: Path, timeout: float) -> Path | None:
         return None
     finally:
         processes.close()
-    if tracked == 0:
-        return None
-    return Path(out.decode("utf-8", "surrogateescape").strip()) / ROOT_CACHE
+    top = out.decode("utf-8", "surrogateescape").strip()
+    if tracked == 0 or not (os.path.isabs(top) and os.path.isdir(top)):
+        return None  # tracked, or not git's answer (the history's warning says so)
+    return Path(top) / ROOT_CACHE
