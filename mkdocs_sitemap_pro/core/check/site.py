@@ -11,6 +11,7 @@ Built pages that want indexing but are missing from the sitemap are one warning.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urljoin
@@ -40,6 +41,17 @@ def _read(path: Path, root: Path) -> str | None:
     except (OSError, ValueError):  # Outside is a ValueError
         return None
     return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _kind(path: Path | None) -> str | None:
+    """"file", "dir", or None (nothing there, or something else): one ``stat``."""
+    if path is None:
+        return None
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return "file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode) else None
 
 
 def _rendered_page(text: str) -> bool:
@@ -73,9 +85,11 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
         shown = places[0][0].shown
         try:
             path = source.path_of(loc)
-            if path is not None and path.is_dir():
+            kind = _kind(path)
+            if path is not None and kind == "dir":
                 path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html")
-            exists = path is not None and path.is_file()
+                kind = _kind(path)
+            exists = kind == "file"
         except Outside as error:
             found.error("loc-outside-site", shown, f"{loc}: {error}; not looked at", url=loc)
             continue
