@@ -87,7 +87,8 @@ def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSo
             path = source.path_of(loc)
             kind = _kind(path)
             if path is not None and kind == "dir":
-                path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html")
+                path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html",
+                              source.folders)
                 kind = _kind(path)
             exists = kind == "file"
         except Outside as error:
