@@ -18,6 +18,7 @@ from urllib.parse import urljoin
 
 from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.dates_on_page import DateParser, dates_on_page, disagrees
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
 from mkdocs_sitemap_pro.core.check.tree import Loaded
@@ -31,6 +32,7 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 __all__ = ["check_pages", "count_unlisted"]
 
 _EXAMPLES = 5
+_TICK_EVERY = 1_000
 _VERSIONS_MAX_BYTES = 10 * 1024 * 1024
 
 
@@ -78,10 +80,13 @@ def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
 
 
 def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSource,
-                found: Findings) -> None:
-    """Each listed URL's page exists, asks to be indexed and dates itself as listed."""
+                found: Findings, ticker: Ticker | None = None) -> None:
+    """Each listed URL's page exists, asks to be indexed and dates itself as listed;
+    ``ticker`` tells how far it has got."""
     parser = DateParser()
-    for loc, places in urls.items():
+    for number, (loc, places) in enumerate(urls.items()):
+        if ticker is not None and number % _TICK_EVERY == 0:
+            ticker.tick(lambda: f"checking the pages: {number:,} of {len(urls):,} listed URLs")
         shown = places[0][0].shown
         try:
             path = source.path_of(loc)

@@ -39,15 +39,29 @@ from mkdocs_sitemap_pro.core.reader import (
     syntax_message,
 )
 
-__all__ = ["BATCH", "StreamedDocument", "read_streamed"]
+__all__ = ["BATCH", "Progress", "Reading", "StreamedDocument", "read_streamed"]
 
 #: Children of the root validated (and then dropped) together.
 BATCH = 1_000
 #: Schema messages kept for one file (the rest are not shown).
 SCHEMA_ERRORS_SHOWN = 5
 
-#: Called now and then with the elements and the bytes read so far, and the total bytes.
-Progress = Callable[[int, int, int], None]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How far reading a file has got: the root's children read, the bytes parsed (of
+    ``size``), and the elements held meanwhile (children waiting for validation, and
+    those the parser has built ahead)."""
+
+    children: int
+    done: int
+    size: int
+    held: int
+
+
+#: Told how far reading has got, every so many children of the root.
+Progress = Callable[[Reading], None]
 
 
 @dataclass(frozen=True)
@@ -219,7 +233,8 @@ def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
             element.getparent().remove(element)  # type: ignore[union-attr]
         count += 1
         if progress is not None and count % every == 0:
-            progress(count, stream.tell(), len(data))
+            held = len(root) + (len(batches.shell) if batches is not None else 0)  # type: ignore[arg-type]
+            progress(Reading(count, stream.tell(), len(data), held))
 
     try:
         for event, element in events:

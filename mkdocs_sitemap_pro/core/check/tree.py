@@ -9,7 +9,6 @@ read too, to compare them. Rules about one file run as it is read (``file_rules`
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -22,7 +21,13 @@ from mkdocs_sitemap_pro.core.check.sources import (
     Source,
     TooLarge,
 )
-from mkdocs_sitemap_pro.core.check.streamed import Progress, StreamedDocument, read_streamed
+from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.streamed import (
+    Progress,
+    Reading,
+    StreamedDocument,
+    read_streamed,
+)
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, decompress, is_gzip
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
@@ -91,11 +96,9 @@ def _twin_of(url: str) -> str | None:
 
 
 def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
-           now: dt.datetime, found: Findings,
-           progress: Callable[[str, int, int, int], None] | None = None) -> Tree:
+           now: dt.datetime, found: Findings, ticker: Ticker | None = None) -> Tree:
     """Read every file reachable from ``start`` (breadth first, each URL once);
-    ``progress`` hears, while a file is read, its name, the elements and bytes read so
-    far and its size."""
+    ``ticker`` tells how far reading a large file has got."""
     tree = Tree()
     queue: list[tuple[str, str | None]] = [(url, None) for url in start]
     seen = set(start)
@@ -108,7 +111,7 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
                         f"stopped after {limits.max_files:,} files; "
                         f"{len(queue) - position + 1:,} listed files not checked")
             break
-        read = _load(url, parent, source, limits, found, progress)
+        read = _load(url, parent, source, limits, found, ticker)
         if read is None:
             continue
         loaded, xml = read
@@ -135,8 +138,7 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
 
 
 def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
-          found: Findings, progress: Callable[[str, int, int, int], None] | None
-          ) -> tuple[Loaded, bytes] | None:
+          found: Findings, ticker: Ticker | None) -> tuple[Loaded, bytes] | None:
     """The file at ``url`` read and parsed, and its XML (a ``.gz`` expanded); None
     (with a finding) if it cannot be."""
     shown = source.display(url)
@@ -159,9 +161,11 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
         return None
     _named_as_it_is(url, data, shown, found)
     told: Progress | None = None
-    if progress is not None:
-        def told(elements: int, done: int, size: int) -> None:
-            progress(shown, elements, done, size)
+    if ticker is not None:
+        def told(reading: Reading) -> None:
+            ticker.tick(lambda: f"reading {shown}: {reading.children:,} elements, "
+                                f"{reading.done * 100 // max(reading.size, 1)}% of "
+                                f"{reading.size:,} bytes")
     try:
         data = decompress(data, limits.max_bytes) if is_gzip(data) else data
         doc = read_streamed(data, progress=told)
