@@ -21,12 +21,11 @@ from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.dates_on_page import DateParser, dates_on_page, disagrees
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
-from mkdocs_sitemap_pro.core.check.tree import Loaded
+from mkdocs_sitemap_pro.core.check.tree_rules import ListedUrls
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.core.deploy.manifest import path_key
 from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
-from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 
 __all__ = ["check_pages", "count_unlisted"]
@@ -79,7 +78,7 @@ def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
     return None if target == url else target
 
 
-def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSource,
+def check_pages(urls: ListedUrls, source: LocalSource,
                 found: Findings, ticker: Ticker | None = None) -> None:
     """Each listed URL's page exists, asks to be indexed and dates itself as listed;
     ``ticker`` tells how far it has got."""
