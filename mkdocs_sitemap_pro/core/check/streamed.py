@@ -90,8 +90,13 @@ class _NoTree:
 
 
 
-def _whole_document_error(data: bytes, fallback: etree.XMLSyntaxError) -> SitemapReadError:
-    """The error a whole-document parse reports (``iterparse`` words some differently)."""
+def _whole_document_error(data: bytes, streamed: etree.XMLSyntaxError) -> SitemapReadError:
+    """The error a whole-document parse reports: ``iterparse`` words some differently
+    ("no element found" for "Document is empty"). A limit of the tree being built
+    (depth, a huge text node) is the streamed parse's: a parse that builds nothing
+    checks it one level later, or not at all."""
+    if "Excessive depth" in str(streamed.msg or streamed):
+        return SitemapReadError(syntax_message(streamed))
     try:
         parser = etree.XMLParser(  # the options of ``core.reader``
             target=cast("etree.ParserTarget", _NoTree()), resolve_entities=False,
@@ -100,7 +105,7 @@ def _whole_document_error(data: bytes, fallback: etree.XMLSyntaxError) -> Sitema
         etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
         return SitemapReadError(syntax_message(error))
-    return SitemapReadError(syntax_message(fallback))
+    return SitemapReadError(syntax_message(streamed))
 
 
 class _Schema:
@@ -222,15 +227,21 @@ def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
     depth = 0
     count = 0
 
+    def leave(node: etree._Element) -> None:
+        """Hand a complete child of the root to the schema, or drop it."""
+        if batches is not None:
+            batches.add(node)
+        else:
+            cast(etree._Element, node.getparent()).remove(node)
+
     def take(element: etree._Element) -> None:
         nonlocal count
         tag = element.tag
         if isinstance(tag, str) and (tag in wanted or etree.QName(element).localname == child_name):
             entries.append(strings.entry(entry_of(element)))
-        if batches is not None:
-            batches.add(element)
-        else:
-            element.getparent().remove(element)  # type: ignore[union-attr]
+        for before in reversed(list(element.itersiblings(preceding=True))):
+            leave(before)  # not an element (an entity reference): the ones before are gone
+        leave(element)
         count += 1
         if progress is not None and count % every == 0:
             held = len(root) + (len(batches.shell) if batches is not None else 0)  # type: ignore[arg-type]
@@ -262,6 +273,9 @@ def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
             pending = element
         if pending is not None and kind is not None:
             take(pending)
+        if root is not None and kind is not None:
+            for rest in list(root):  # entity references after the last element
+                leave(rest)
     except etree.XMLSyntaxError as error:
         raise _whole_document_error(data, error) from None
     if root is None:

@@ -19,7 +19,7 @@ from lxml import etree
 from mkdocs_sitemap_pro.core.check.streamed import BATCH, Reading, _schema, read_streamed
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import SITEMAP_NS
-from mkdocs_sitemap_pro.core.reader import parse_document
+from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_document
 from mkdocs_sitemap_pro.core.writer.write import write_sitemaps
 
 SITE = "https://example.com/"
@@ -40,8 +40,11 @@ def whole_document(data: bytes) -> list[str]:
                 child.remove(element)
     schema = _schema("siteindex.xsd" if etree.QName(root).localname == "sitemapindex"
                      else "sitemap.xsd")
-    if schema.validate(tree):
-        return []
+    try:
+        if schema.validate(tree):
+            return []
+    except etree.XMLSchemaValidateError as failure:
+        return [f"cannot be validated: {failure}"]
     return [f"line {e.line}: {e.message}" for e in cast(list, list(schema.error_log))[:5]]
 
 
@@ -85,6 +88,9 @@ CASES = {
                           f"at_{BATCH}": good(2).rstrip() + "more\n"}),
         attributes=' a="1"', text="lead"),
     "an empty urlset": urlset([]),
+    "an entity reference among the root's children": (
+        HEAD + '<!DOCTYPE urlset [<!ENTITY a "b">]>\n'
+        + ROOT + ">&a;" + "".join(many(BATCH + 5)) + "&a;</urlset>\n").encode(),
     "a urlset of one batch": urlset(many(BATCH)),
     "an index, a bad lastmod first in a batch": (
         HEAD + f'<sitemapindex xmlns="{SITEMAP_NS}">\n'
@@ -131,3 +137,20 @@ def test_a_large_sitemap_is_never_held_whole(tmp_path):
     assert max(r.held for r in seen) <= BATCH + 500, [r.held for r in seen]
     # an hreflang group's alternates are one tuple, shared by its ten pages
     assert len({id(e.alternates) for e in streamed.file.entries}) == 2_000
+
+
+@pytest.mark.parametrize("data", [
+    b"",
+    b"<urlset",
+    b"garbage",
+    (HEAD + ROOT + ">" + good(1) + "<url><loc>").encode(),
+    (HEAD + ROOT + "><url><loc>a</loc>" + "<x>" * 300 + "</x>" * 300 + "</url></urlset>").encode(),
+    (HEAD + ROOT + "/><urlset/>").encode(),
+    (HEAD + "<html><p>x</html>").encode(),
+])
+def test_a_broken_file_is_told_as_a_whole_parse_tells_it(data):
+    with pytest.raises(SitemapReadError) as whole:
+        parse_document(data)
+    with pytest.raises(SitemapReadError) as streamed:
+        read_streamed(data)
+    assert str(streamed.value) == str(whole.value)
