@@ -202,11 +202,12 @@ class _Strings:
 
 
 def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
-                  schema: bool = True, progress: Progress | None = None,
+                  schema: bool = True, urls: bool = True, progress: Progress | None = None,
                   every: int = 10_000) -> StreamedDocument:
     """Parse sitemap bytes (gzip detected by its magic number) as ``parse_document``
-    does, without keeping the tree; validate them unless ``schema`` is False;
-    ``progress`` is called every ``every`` children of the root."""
+    does, without keeping the tree; validate them unless ``schema`` is False; keep a
+    urlset's entries unless ``urls`` is False (a ``.gz`` twin is compared by its digest:
+    its file then lists none); ``progress`` is called every ``every`` children of the root."""
     if is_gzip(data):
         data = decompress(data, expand_limit)
     validate = schema
@@ -237,7 +238,8 @@ def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
     def take(element: etree._Element) -> None:
         nonlocal count
         tag = element.tag
-        if isinstance(tag, str) and (tag in wanted or etree.QName(element).localname == child_name):
+        if (urls or kind == "sitemapindex") and isinstance(tag, str) and (
+                tag in wanted or etree.QName(element).localname == child_name):
             entries.append(strings.entry(entry_of(element)))
         for before in reversed(list(element.itersiblings(preceding=True))):
             leave(before)  # not an element (an entity reference): the ones before are gone

@@ -60,6 +60,7 @@ class Tree:
     """Every file the walk read, in order, and the twins found beside them."""
 
     files: list[Loaded] = field(default_factory=list)
+    # (file, its twin); a twin urlset is compared by its digest, its URLs are not kept
     twins: list[tuple[Loaded, Loaded]] = field(default_factory=list)
 
 
@@ -210,7 +211,7 @@ def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findin
     shown = source.display(twin_url)
     _named_as_it_is(twin_url, data, shown, found)
     try:
-        doc = read_streamed(data, expand_limit=limits.max_bytes, schema=False)
+        doc = read_streamed(data, expand_limit=limits.max_bytes, schema=False, urls=False)
     except SitemapReadError as error:
         found.error("gz-twin", shown, f"the twin of {loaded.shown} is not a sitemap: {error}")
         return
