@@ -115,9 +115,10 @@ class _Schema:
     batch only) holding the batch's children. What one validation carries from one
     child to the next is kept between batches: once a ``url`` (``sitemap``) child has
     been seen, a valid one stands first in the next batch, so that the content model is
-    where it was; "missing child" on the root is judged only at the end; and once a
-    child of the root is "not expected", libxml2 validates no later child, so no later
-    batch is validated.
+    where it was; "missing child" on the root is judged only at the end; once a child
+    of the root is "not expected", libxml2 validates no later child, so no later batch
+    is validated. Past the messages kept, batches are still validated: a later one that
+    cannot be (an entity reference) makes that the only message, as it did.
     """
 
     def __init__(self, root: etree._Element, child: str) -> None:
@@ -131,7 +132,7 @@ class _Schema:
         self.seen_child = False
         self.batches = 0
         self.messages: list[str] = []
-        self.done = False
+        self.stopped = False  # no later child is validated
 
     def add(self, element: etree._Element) -> None:
         """Take a complete child of the root (its tail included), extensions set aside."""
@@ -151,7 +152,7 @@ class _Schema:
         """Validate the children taken since the last batch; drop them."""
         self._take_text()
         shell = self.shell
-        if self.done or (not last and len(shell) == 0):
+        if self.stopped or (not last and len(shell) == 0):
             del shell[:]
             return
         if self.seen_child and self.batches > 0:
@@ -163,18 +164,17 @@ class _Schema:
             self.schema.validate(shell)
         except etree.XMLSchemaValidateError as failure:  # e.g. unresolved entity references
             self.messages = [f"cannot be validated: {failure}"]
-            self.done = True
+            self.stopped = True
         else:
             log = cast("Iterable[etree._LogEntry]", self.schema.error_log)  # stubs miss __iter__
             for error in log:
                 depth = error.path.count("/")
                 if not last and depth == 1 and "Missing child element(s)" in error.message:
                     continue  # the root's children go on in the next batch
-                self.messages.append(f"line {error.line}: {error.message}")
+                if len(self.messages) < SCHEMA_ERRORS_SHOWN:
+                    self.messages.append(f"line {error.line}: {error.message}")
                 if depth == 2 and "This element is not expected" in error.message:
-                    self.done = True  # libxml2 validates no later child of the root
-            if len(self.messages) >= SCHEMA_ERRORS_SHOWN:
-                self.done = True
+                    self.stopped = True  # libxml2 validates no later child of the root
         self.batches += 1
         del shell[:]
         shell.text = None

@@ -88,6 +88,11 @@ CASES = {
                           f"at_{BATCH}": good(2).rstrip() + "more\n"}),
         attributes=' a="1"', text="lead"),
     "an empty urlset": urlset([]),
+    "five errors, then an entity reference in a later batch": (
+        HEAD + '<!DOCTYPE urlset [<!ENTITY a "b">]>\n' + ROOT + ">"
+        + "".join(many(2 * BATCH + 5, **{f"at_{i}": BAD_LOC for i in range(6)},
+                       **{f"at_{2 * BATCH}": f"<url><loc>{SITE}&a;</loc></url>"}))
+        + "</urlset>\n").encode(),
     "an entity reference among the root's children": (
         HEAD + '<!DOCTYPE urlset [<!ENTITY a "b">]>\n'
         + ROOT + ">&a;" + "".join(many(BATCH + 5)) + "&a;</urlset>\n").encode(),
