@@ -1,9 +1,10 @@
 """Following a sitemap tree: robots.txt -> its ``Sitemap:`` lines -> files -> an index's files.
 
 Every file is read through a ``Source`` (local folder or HTTP) with a size cap, a
-``.gz`` is expanded up to the same cap, XML is parsed by the core's safe reader, and at
-most ``max_files`` files are followed. Each ``.xml``/``.xml.gz`` twin of a file read is
-read too, to compare them. Rules about one file run as it is read (``file_rules``).
+``.gz`` is expanded up to the same cap, XML is parsed as a stream with the core
+reader's safe options (``streamed``: no file's tree or bytes are kept), and at most
+``max_files`` files are followed. Each ``.xml``/``.xml.gz`` twin of a file read is read
+too, to compare them. Rules about one file run as it is read (``file_rules``).
 """
 
 from __future__ import annotations
