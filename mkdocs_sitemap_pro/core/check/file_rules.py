@@ -11,6 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.streamed import StreamedDocument
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
@@ -27,12 +28,13 @@ __all__ = ["check_file", "loc_problem"]
 # A <loc> as written in the file (any prefix), to see characters the parser resolved.
 _RAW_LOC = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?loc\s*>([^<]*)<")
 _RAW_UNESCAPED = re.compile(rb"['\">]")
+_TICK_EVERY = 1_000
 
 
 def check_file(doc: StreamedDocument, xml: bytes, url: str, shown: str, site: SiteUrl,
-               now: dt.datetime, found: Findings) -> None:
+               now: dt.datetime, found: Findings, ticker: Ticker | None = None) -> None:
     """Judge one parsed sitemap file, published at ``url`` (shown as ``shown``), whose
-    XML (a ``.gz`` expanded) is ``xml``."""
+    XML (a ``.gz`` expanded) is ``xml``; ``ticker`` tells how far it has got."""
     sitemap = doc.file
     for message in doc.schema_errors:  # validated as it was read (``streamed``)
         found.error("schema", shown, message)
@@ -44,7 +46,10 @@ def check_file(doc: StreamedDocument, xml: bytes, url: str, shown: str, site: Si
         found.error("byte-limit", shown,
                     f"{sitemap.size:,} bytes uncompressed, more than the protocol's {MAX_BYTES:,}")
     folder = url.rsplit("/", 1)[0] + "/"
-    for entry in sitemap.entries:
+    for number, entry in enumerate(sitemap.entries):
+        if ticker is not None and number % _TICK_EVERY == 0:
+            ticker.tick(lambda: f"checking {shown}: {number:,} of "
+                                f"{len(sitemap.entries):,} {noun}")
         problem = loc_problem(entry.loc, site, None if sitemap.is_index else folder)
         if problem is not None:
             found.error(problem[0], shown, problem[1], url=entry.loc)

@@ -118,7 +118,7 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
             continue
         loaded, xml = read
         tree.files.append(loaded)
-        check_file(loaded.doc, xml, url, loaded.shown, site, now, found)
+        check_file(loaded.doc, xml, url, loaded.shown, site, now, found, ticker)
         del xml, read  # the file's bytes are not kept: a tree may hold many large files
         _read_twin(loaded, source, limits, found, tree)
         if not loaded.doc.file.is_index:
