@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
 from mkdocs_sitemap_pro.cli.changes import files, seconds
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
+from mkdocs_sitemap_pro.core.check.run import PROGRESS_EVERY
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.words import counted as _plural
 from mkdocs_sitemap_pro.core.words import printable, printable_json
@@ -45,13 +47,19 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
                               "(default: 10)")
     command.add_argument("--max-files", type=files, default=1_000, metavar="N",
                          help="sitemap files followed at most (default: 1000)")
+    command.add_argument("--progress", type=_seconds, default=PROGRESS_EVERY, metavar="SECONDS",
+                         help="while a large tree is checked, a line on stderr at most every "
+                              f"SECONDS, the first after SECONDS (default: {PROGRESS_EVERY:g}; "
+                              "0: never)")
     command.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check, print the report, return the exit status."""
     options = CheckOptions(site_url=args.site_url, timeout=args.timeout,
-                           max_files=args.max_files)
+                           max_files=args.max_files,
+                           progress=_say if args.progress > 0 else None,
+                           progress_every=args.progress)
     try:
         report = check(args.target, options)
     except CheckError as error:
@@ -70,6 +78,22 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `check … | head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return report.status(args.strict)
+
+
+def _seconds(value: str) -> float:
+    """A number of seconds, 0 or more and finite (argparse names the option otherwise)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds, 0 or more")
+    return seconds
+
+
+def _say(line: str) -> None:
+    """A progress line, on stderr (stdout holds the report)."""
+    print(printable(f"mkdocs-sitemap-pro check: {line}"), file=sys.stderr, flush=True)
 
 
 def _text(report: Report) -> str:

@@ -21,7 +21,7 @@ from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
 
 __all__ = [
     "ReadEntry", "SitemapDocument", "SitemapFile", "SitemapReadError", "decompress",
-    "parse_document", "parse_sitemap", "read_sitemap",
+    "entry_of", "is_gzip", "parse_document", "parse_sitemap", "read_sitemap", "syntax_message",
 ]
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -105,19 +105,28 @@ class SitemapDocument:
     root: etree._Element
 
 
+def is_gzip(data: bytes) -> bool:
+    """Whether ``data`` starts as gzip data does (its name may say otherwise)."""
+    return data[:2] == _GZIP_MAGIC
+
+
+def syntax_message(error: etree.XMLSyntaxError) -> str:
+    """Where and why XML is not well-formed, said plainly (lxml's text ends with where
+    it parsed from, "(<string>, line 4)")."""
+    line, column = error.position
+    detail = str(error.msg or error).split(", line ")[0]
+    return f"not well-formed XML at line {line}, column {column}: {detail}"
+
+
 def parse_document(data: bytes, *, recover: bool = False,
                    expand_limit: int = DEFAULT_EXPAND_LIMIT) -> SitemapDocument:
     """``parse_sitemap``, keeping the expanded bytes and the tree."""
-    if data[:2] == _GZIP_MAGIC:
+    if is_gzip(data):
         data = decompress(data, expand_limit)
     try:
         root = etree.fromstring(data, _parser(recover))
     except etree.XMLSyntaxError as error:
-        # lxml's text ends with where it parsed from ("(<string>, line 4)"): say it plainly.
-        line, column = error.position
-        detail = str(error.msg or error).split(", line ")[0]
-        raise SitemapReadError(
-            f"not well-formed XML at line {line}, column {column}: {detail}") from None
+        raise SitemapReadError(syntax_message(error)) from None
     if root is None:
         raise SitemapReadError("no XML element found")
     name = etree.QName(root)
@@ -129,7 +138,7 @@ def parse_document(data: bytes, *, recover: bool = False,
     # A child is one of ours by its local name, whatever its namespace (as QName says).
     wanted = {child_name, f"{{{name.namespace}}}{child_name}"}
     entries = tuple(
-        _entry(child) for child in root if isinstance(child.tag, str)
+        entry_of(child) for child in root if isinstance(child.tag, str)
         and (child.tag in wanted or etree.QName(child).localname == child_name)
     )
     parsed = SitemapFile(
@@ -158,7 +167,7 @@ _FIELD_TAGS = {
 _XHTML_LINK = f"{{{XHTML_NS}}}link"
 
 
-def _entry(element: etree._Element) -> ReadEntry:
+def entry_of(element: etree._Element) -> ReadEntry:
     """The texts of one ``<url>``/``<sitemap>`` child's fields, and its alternates."""
     fields: dict[str, str] = {}
     alternates: list[Alternate] = []

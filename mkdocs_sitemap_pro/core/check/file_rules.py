@@ -6,28 +6,21 @@ Every limit and value rule comes from ``core.protocol`` and every URL rule from
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import re
-from collections.abc import Iterable
-from functools import lru_cache
-from importlib.resources import files
-from typing import cast
 from urllib.parse import urlsplit
 
-from lxml import etree
-
 from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.streamed import StreamedDocument
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
     MAX_LOC_LENGTH,
     MAX_URLS,
-    SITEMAP_NS,
     check_lastmod,
     latest_allowed,
     utc_key,
 )
-from mkdocs_sitemap_pro.core.reader import SitemapDocument
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc
 
 __all__ = ["check_file", "loc_problem"]
@@ -35,21 +28,16 @@ __all__ = ["check_file", "loc_problem"]
 # A <loc> as written in the file (any prefix), to see characters the parser resolved.
 _RAW_LOC = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?loc\s*>([^<]*)<")
 _RAW_UNESCAPED = re.compile(rb"['\">]")
-_SCHEMA_ERRORS_SHOWN = 5
+_TICK_EVERY = 1_000
 
 
-@lru_cache(maxsize=None)
-def _schema(name: str) -> etree.XMLSchema:
-    data = files("mkdocs_sitemap_pro.core.check").joinpath("schemas", name).read_bytes()
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
-    return etree.XMLSchema(etree.fromstring(data, parser))
-
-
-def check_file(doc: SitemapDocument, url: str, shown: str, site: SiteUrl,
-               now: dt.datetime, found: Findings) -> None:
-    """Judge one parsed sitemap file, published at ``url`` (shown as ``shown``)."""
+def check_file(doc: StreamedDocument, xml: bytes, url: str, shown: str, site: SiteUrl,
+               now: dt.datetime, found: Findings, ticker: Ticker | None = None) -> None:
+    """Judge one parsed sitemap file, published at ``url`` (shown as ``shown``), whose
+    XML (a ``.gz`` expanded) is ``xml``; ``ticker`` tells how far it has got."""
     sitemap = doc.file
-    _check_schema(doc, shown, found)
+    for message in doc.schema_errors:  # validated as it was read (``streamed``)
+        found.error("schema", shown, message)
     noun = "sitemap files" if sitemap.is_index else "URLs"
     if len(sitemap.entries) > MAX_URLS:
         found.error("url-limit", shown,
@@ -58,13 +46,16 @@ def check_file(doc: SitemapDocument, url: str, shown: str, site: SiteUrl,
         found.error("byte-limit", shown,
                     f"{sitemap.size:,} bytes uncompressed, more than the protocol's {MAX_BYTES:,}")
     folder = url.rsplit("/", 1)[0] + "/"
-    for entry in sitemap.entries:
+    for number, entry in enumerate(sitemap.entries):
+        if ticker is not None and number % _TICK_EVERY == 0:
+            ticker.tick(lambda: f"checking {shown}: {number:,} of "
+                                f"{len(sitemap.entries):,} {noun}")
         problem = loc_problem(entry.loc, site, None if sitemap.is_index else folder)
         if problem is not None:
             found.error(problem[0], shown, problem[1], url=entry.loc)
         if entry.lastmod is not None:
             _check_lastmod(entry.lastmod, entry.loc, shown, now, found)
-    for match in _RAW_LOC.finditer(doc.xml):
+    for match in _RAW_LOC.finditer(xml):
         raw = match.group(1)
         if _RAW_UNESCAPED.search(raw):
             text = raw.decode("utf-8", "replace").strip()
@@ -109,31 +100,3 @@ def _check_lastmod(text: str, loc: str, shown: str, now: dt.datetime, found: Fin
     if utc_key(value) > latest_allowed(now):
         found.error("lastmod-future", shown,
                     f"{loc}: lastmod {text} is in the future (checked at {now:%Y-%m-%d %H:%M} UTC)", url=loc)
-
-
-def _check_schema(doc: SitemapDocument, shown: str, found: Findings) -> None:
-    """Validate against the official XSD; extension elements are set aside first.
-
-    The schemas accept other namespaces only strictly (their schema loaded too), so
-    ``xhtml:link``, image and news elements are removed from a copy: the hreflang rules
-    judge alternates, and other extensions are not ours to judge.
-    """
-    root = doc.root
-    if etree.QName(root).namespace != SITEMAP_NS:
-        found.error("schema", shown, f"the root element is not in the namespace {SITEMAP_NS}")
-        return
-    tree = copy.deepcopy(root)
-    for child in tree:
-        for element in list(child):
-            if isinstance(element.tag, str) and etree.QName(element).namespace != SITEMAP_NS:
-                child.remove(element)
-    schema = _schema("siteindex.xsd" if doc.file.is_index else "sitemap.xsd")
-    try:
-        if schema.validate(tree):
-            return
-    except etree.XMLSchemaValidateError as failure:  # e.g. unresolved entity references
-        found.error("schema", shown, f"cannot be validated: {failure}")
-        return
-    log = cast("Iterable[etree._LogEntry]", schema.error_log)  # the stubs miss __iter__
-    for error in list(log)[:_SCHEMA_ERRORS_SHOWN]:
-        found.error("schema", shown, f"line {error.line}: {error.message}")

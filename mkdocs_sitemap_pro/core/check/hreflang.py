@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections import Counter
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.tree import Loaded
+from mkdocs_sitemap_pro.core.check.tree_rules import ListedUrls
 from mkdocs_sitemap_pro.core.protocol import check_hreflang
-from mkdocs_sitemap_pro.core.reader import ReadEntry
 
 __all__ = ["check_alternates"]
 
 
-def check_alternates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
+def check_alternates(urls: ListedUrls, found: Findings) -> None:
     """Judge the alternates of every listed URL."""
     for loc, places in urls.items():
         loaded, entry = places[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,6 +19,7 @@ from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
 from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
 from mkdocs_sitemap_pro.core.check.manifests import check_manifests
+from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.site import check_pages, count_unlisted
 from mkdocs_sitemap_pro.core.check.sources import (
     FetchError,
@@ -45,6 +47,9 @@ __all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
 #: versions.json (mike's list of versions) is read up to this size.
 _VERSIONS_MAX_BYTES = 10 * 1024 * 1024
 
+#: Seconds between two progress lines, and before the first.
+PROGRESS_EVERY = 5.0
+
 _SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
 
 
@@ -52,7 +57,9 @@ _SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
 class CheckOptions:
     """How to check. ``max_bytes`` caps each file (and what a ``.gz`` expands to);
     ``max_files`` the files followed; ``timeout`` each HTTP request, in seconds.
-    ``count_unlisted`` counts built pages missing from the sitemap (local folders)."""
+    ``count_unlisted`` counts built pages missing from the sitemap (local folders).
+    ``progress`` is given a line now and then (at most every ``progress_every``
+    seconds, and only once the check has run that long) while a large tree is read."""
 
     site_url: str | None = None
     timeout: float = 10.0
@@ -60,6 +67,8 @@ class CheckOptions:
     max_files: int = 1_000
     now: dt.datetime | None = None
     count_unlisted: bool = True
+    progress: Callable[[str], None] | None = None
+    progress_every: float = PROGRESS_EVERY
 
 
 @dataclass(frozen=True)
@@ -221,7 +230,8 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     found = Findings()
     start_urls = start.files or sitemaps_from_robots(start, found)
     limits = TreeLimits(options.max_bytes, options.max_files)
-    tree = follow(start_urls, start.source, start.site, limits, now, found)
+    ticker = Ticker(options.progress, options.progress_every) if options.progress else None
+    tree = follow(start_urls, start.source, start.site, limits, now, found, ticker)
     if not tree.files and not any(f.rule in ("xml", "byte-limit", "loc-outside-site") for f in found.items):
         reasons = "; ".join(f.message for f in found.items if f.severity == "error")
         raise CheckError(f"no sitemap could be read at {target}: {reasons or 'none found'}")
@@ -230,7 +240,7 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     manifests = check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
     if isinstance(start.source, LocalSource):
-        check_pages(urls, start.source, found)
+        check_pages(urls, start.source, found, ticker)
         # A file that could not be read lists nothing: every page would look unlisted.
         if options.count_unlisted and not any(f.rule == "xml" for f in found.items):
             count_unlisted(set(urls), start.source, found, manifests)

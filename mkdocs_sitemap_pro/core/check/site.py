@@ -11,25 +11,27 @@ Built pages that want indexing but are missing from the sitemap are one warning.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import Findings
+from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.dates_on_page import DateParser, dates_on_page, disagrees
 from mkdocs_sitemap_pro.core.check.sources import LocalSource
-from mkdocs_sitemap_pro.core.check.tree import Loaded
+from mkdocs_sitemap_pro.core.check.tree_rules import ListedUrls
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
 from mkdocs_sitemap_pro.core.deploy.manifest import path_key
 from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 from mkdocs_sitemap_pro.core.protocol import check_lastmod
-from mkdocs_sitemap_pro.core.reader import ReadEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 
 __all__ = ["check_pages", "count_unlisted"]
 
 _EXAMPLES = 5
+_TICK_EVERY = 1_000
 _VERSIONS_MAX_BYTES = 10 * 1024 * 1024
 
 
@@ -40,6 +42,17 @@ def _read(path: Path, root: Path) -> str | None:
     except (OSError, ValueError):  # Outside is a ValueError
         return None
     return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _kind(path: Path | None) -> str | None:
+    """"file", "dir", or None (nothing there, or something else): one ``stat``."""
+    if path is None:
+        return None
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return "file" if stat.S_ISREG(mode) else "dir" if stat.S_ISDIR(mode) else None
 
 
 def _rendered_page(text: str) -> bool:
@@ -65,17 +78,23 @@ def _canonical_elsewhere(head: HeadDirectives, url: str) -> str | None:
     return None if target == url else target
 
 
-def check_pages(urls: dict[str, list[tuple[Loaded, ReadEntry]]], source: LocalSource,
-                found: Findings) -> None:
-    """Each listed URL's page exists, asks to be indexed and dates itself as listed."""
+def check_pages(urls: ListedUrls, source: LocalSource,
+                found: Findings, ticker: Ticker | None = None) -> None:
+    """Each listed URL's page exists, asks to be indexed and dates itself as listed;
+    ``ticker`` tells how far it has got."""
     parser = DateParser()
-    for loc, places in urls.items():
+    for number, (loc, places) in enumerate(urls.items()):
+        if ticker is not None and number % _TICK_EVERY == 0:
+            ticker.tick(lambda: f"checking the pages: {number:,} of {len(urls):,} listed URLs")
         shown = places[0][0].shown
         try:
             path = source.path_of(loc)
-            if path is not None and path.is_dir():
-                path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html")
-            exists = path is not None and path.is_file()
+            kind = _kind(path)
+            if path is not None and kind == "dir":
+                path = inside(source.root, path.relative_to(source.root).as_posix() + "/index.html",
+                              source.folders)
+                kind = _kind(path)
+            exists = kind == "file"
         except Outside as error:
             found.error("loc-outside-site", shown, f"{loc}: {error}; not looked at", url=loc)
             continue

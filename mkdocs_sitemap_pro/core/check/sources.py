@@ -9,6 +9,7 @@ another host is refused), and a URL that cannot be fetched is a ``FetchError``.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
@@ -20,6 +21,8 @@ from mkdocs_sitemap_pro.core.web import Timeout, WebError, exchange
 __all__ = ["FetchError", "HttpSource", "LocalSource", "OutsideFolder", "Source"]
 
 _USER_AGENT = "mkdocs-sitemap-pro-check"
+#: A URL path that ``urlsplit`` and ``unquote`` would give back as it is.
+_PLAIN_PATH = re.compile(r"[^:?#%\x00-\x20\x7f]*")
 
 
 class FetchError(Exception):
@@ -54,15 +57,20 @@ class LocalSource:
         self.folder = folder
         self.root = Path(os.path.realpath(folder))
         self.site = site
+        self.folders: dict[str, str] = {}  # resolved folders, for ``inside``
 
     def _rel(self, url: str) -> str | None:
         """The relative path a URL under the site URL names, unescaped, or None."""
         if not url.startswith(self.site.url):
             return None
-        parts = urlsplit(url[len(self.site.url):])
-        if parts.scheme or parts.netloc:
-            return None
-        rel = unquote(parts.path)
+        rest = url[len(self.site.url):]
+        if _PLAIN_PATH.fullmatch(rest) and not rest.startswith("//"):
+            rel = rest  # a plain path, the usual case: as ``urlsplit`` would give it
+        else:
+            parts = urlsplit(rest)
+            if parts.scheme or parts.netloc:
+                return None
+            rel = unquote(parts.path)
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
         return rel
@@ -71,7 +79,7 @@ class LocalSource:
         """The file a URL under the site URL names (``…/`` is ``…/index.html``), symlinks
         resolved; None if not under the site URL; ``Outside`` if outside the folder."""
         rel = self._rel(url)
-        return None if rel is None else inside(self.root, rel)
+        return None if rel is None else inside(self.root, rel, self.folders)
 
     def read(self, url: str, limit: int) -> bytes | None:
         try:

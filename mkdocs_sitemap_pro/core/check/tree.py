@@ -1,9 +1,10 @@
 """Following a sitemap tree: robots.txt -> its ``Sitemap:`` lines -> files -> an index's files.
 
 Every file is read through a ``Source`` (local folder or HTTP) with a size cap, a
-``.gz`` is expanded up to the same cap, XML is parsed by the core's safe reader, and at
-most ``max_files`` files are followed. Each ``.xml``/``.xml.gz`` twin of a file read is
-read too, to compare them. Rules about one file run as it is read (``file_rules``).
+``.gz`` is expanded up to the same cap, XML is parsed as a stream with the core
+reader's safe options (``streamed``: no file's tree or bytes are kept), and at most
+``max_files`` files are followed. Each ``.xml``/``.xml.gz`` twin of a file read is read
+too, to compare them. Rules about one file run as it is read (``file_rules``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ from mkdocs_sitemap_pro.core.check.sources import (
     Source,
     TooLarge,
 )
-from mkdocs_sitemap_pro.core.reader import SitemapDocument, SitemapReadError, parse_document
+from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.streamed import (
+    Progress,
+    Reading,
+    StreamedDocument,
+    read_streamed,
+)
+from mkdocs_sitemap_pro.core.reader import SitemapReadError, decompress, is_gzip
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
 __all__ = ["Loaded", "Tree", "TreeLimits", "follow", "robots_sitemaps"]
@@ -44,7 +52,7 @@ class Loaded:
 
     url: str
     shown: str
-    doc: SitemapDocument
+    doc: StreamedDocument
     parent: str | None  # the index that listed it, None for a starting file
 
 
@@ -53,6 +61,7 @@ class Tree:
     """Every file the walk read, in order, and the twins found beside them."""
 
     files: list[Loaded] = field(default_factory=list)
+    # (file, its twin); a twin urlset is compared by its digest, its URLs are not kept
     twins: list[tuple[Loaded, Loaded]] = field(default_factory=list)
 
 
@@ -89,8 +98,9 @@ def _twin_of(url: str) -> str | None:
 
 
 def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
-           now: dt.datetime, found: Findings) -> Tree:
-    """Read every file reachable from ``start`` (breadth first, each URL once)."""
+           now: dt.datetime, found: Findings, ticker: Ticker | None = None) -> Tree:
+    """Read every file reachable from ``start`` (breadth first, each URL once);
+    ``ticker`` tells how far reading a large file has got."""
     tree = Tree()
     queue: list[tuple[str, str | None]] = [(url, None) for url in start]
     seen = set(start)
@@ -103,11 +113,13 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
                         f"stopped after {limits.max_files:,} files; "
                         f"{len(queue) - position + 1:,} listed files not checked")
             break
-        loaded = _load(url, parent, source, limits, found)
-        if loaded is None:
+        read = _load(url, parent, source, limits, found, ticker)
+        if read is None:
             continue
+        loaded, xml = read
         tree.files.append(loaded)
-        check_file(loaded.doc, url, loaded.shown, site, now, found)
+        check_file(loaded.doc, xml, url, loaded.shown, site, now, found, ticker)
+        del xml, read  # the file's bytes are not kept: a tree may hold many large files
         _read_twin(loaded, source, limits, found, tree)
         if not loaded.doc.file.is_index:
             continue
@@ -128,7 +140,9 @@ def follow(start: list[str], source: Source, site: SiteUrl, limits: TreeLimits,
 
 
 def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
-          found: Findings) -> Loaded | None:
+          found: Findings, ticker: Ticker | None) -> tuple[Loaded, bytes] | None:
+    """The file at ``url`` read and parsed, and its XML (a ``.gz`` expanded); None
+    (with a finding) if it cannot be."""
     shown = source.display(url)
     where = f", listed by {source.display(parent)}" if parent else ""
     try:
@@ -148,12 +162,19 @@ def _load(url: str, parent: str | None, source: Source, limits: TreeLimits,
         found.error("missing", shown, f"{url} does not exist{where}{looked}")
         return None
     _named_as_it_is(url, data, shown, found)
+    told: Progress | None = None
+    if ticker is not None:
+        def told(reading: Reading) -> None:
+            ticker.tick(lambda: f"reading {shown}: {reading.children:,} elements, "
+                                f"{reading.done * 100 // max(reading.size, 1)}% of "
+                                f"{reading.size:,} bytes")
     try:
-        doc = parse_document(data, expand_limit=limits.max_bytes)
+        data = decompress(data, limits.max_bytes) if is_gzip(data) else data
+        doc = read_streamed(data, progress=told)
     except SitemapReadError as error:
         found.error("xml", shown, f"not a sitemap: {error}")
         return None
-    return Loaded(url, shown, doc, parent)
+    return Loaded(url, shown, doc, parent), data
 
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -191,7 +212,7 @@ def _read_twin(loaded: Loaded, source: Source, limits: TreeLimits, found: Findin
     shown = source.display(twin_url)
     _named_as_it_is(twin_url, data, shown, found)
     try:
-        doc = parse_document(data, expand_limit=limits.max_bytes)
+        doc = read_streamed(data, expand_limit=limits.max_bytes, schema=False, urls=False)
     except SitemapReadError as error:
         found.error("gz-twin", shown, f"the twin of {loaded.shown} is not a sitemap: {error}")
         return

@@ -4,31 +4,62 @@ their files, ``.xml``/``.xml.gz`` twins, and lastmods that cannot all be true.""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator, Mapping
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.tree import Loaded, Tree
 from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
 from mkdocs_sitemap_pro.core.reader import ReadEntry
 
-__all__ = ["SAME_DAY_MIN_URLS", "check_tree", "listed_urls"]
+__all__ = ["SAME_DAY_MIN_URLS", "ListedUrls", "check_tree", "listed_urls"]
 
 #: "Every page dated the day it was built" is judged only from this many dated URLs on:
 #: a small site written and committed in one day is no sign of anything.
 SAME_DAY_MIN_URLS = 20
 
 
-def listed_urls(tree: Tree) -> dict[str, list[tuple[Loaded, ReadEntry]]]:
+Place = tuple[Loaded, ReadEntry]
+
+
+class ListedUrls(Mapping[str, tuple[Place, ...]]):
+    """Every loc of the tree's urlsets -> where it is listed (the file, the entry), in
+    order. A loc listed once (all but the duplicates) is held as one pair, not a list:
+    half a million locs in a hostile file."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, Place] = {}
+        self._more: dict[str, list[Place]] = {}
+
+    def add(self, loc: str, place: Place) -> None:
+        if loc in self._first:
+            self._more.setdefault(loc, []).append(place)
+        else:
+            self._first[loc] = place
+
+    def __getitem__(self, loc: str) -> tuple[Place, ...]:
+        first = self._first[loc]
+        more = self._more.get(loc)
+        return (first, *more) if more else (first,)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._first)
+
+    def __len__(self) -> int:
+        return len(self._first)
+
+
+def listed_urls(tree: Tree) -> ListedUrls:
     """Every loc of every urlset in the tree, with where it is listed."""
-    urls: dict[str, list[tuple[Loaded, ReadEntry]]] = {}
+    urls = ListedUrls()
     for loaded in tree.files:
         if loaded.doc.file.is_index:
             continue
         for entry in loaded.doc.file.entries:
-            urls.setdefault(entry.loc, []).append((loaded, entry))
+            urls.add(entry.loc, (loaded, entry))
     return urls
 
 
-def check_tree(tree: Tree, urls: dict[str, list[tuple[Loaded, ReadEntry]]],
+def check_tree(tree: Tree, urls: ListedUrls,
                found: Findings, built_on: dt.date | None = None) -> None:
     """Run every rule across files; ``built_on``: the day the tree was written (its
     newest file's time), when it is known."""
@@ -39,7 +70,7 @@ def check_tree(tree: Tree, urls: dict[str, list[tuple[Loaded, ReadEntry]]],
         _build_date(urls, found, built_on)
 
 
-def _duplicates(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings) -> None:
+def _duplicates(urls: ListedUrls, found: Findings) -> None:
     for loc, places in urls.items():
         if len(places) > 1:
             names = sorted({loaded.shown for loaded, _ in places})
@@ -84,7 +115,7 @@ def _twins(tree: Tree, found: Findings) -> None:
     for first, second in tree.twins:
         a, b = first.doc, second.doc
         if not a.file.is_index and not b.file.is_index:
-            if a.xml != b.xml:
+            if a.digest != b.digest:
                 found.error("gz-twin", second.shown,
                             f"differs from {first.shown} once expanded: the two must be "
                             "the same sitemap")
@@ -100,7 +131,7 @@ def _twins(tree: Tree, found: Findings) -> None:
                             f"{x.loc} ({x.lastmod})")
 
 
-def _build_date(urls: dict[str, list[tuple[Loaded, ReadEntry]]], found: Findings,
+def _build_date(urls: ListedUrls, found: Findings,
                 built_on: dt.date) -> None:
     """Every dated URL on the day the tree was built: the build date stamped on every
     page (MkDocs' own sitemap does it), not when each page changed. Pages committed on
