@@ -56,7 +56,7 @@ _SITE_URL_HINT = "pass --site-url, the URL the folder is published at"
 @dataclass(frozen=True)
 class CheckOptions:
     """How to check. ``max_bytes`` caps each file (and what a ``.gz`` expands to);
-    ``max_files`` the files followed; ``timeout`` each HTTP request, in seconds.
+    ``max_files`` the files followed; ``timeout`` each file fetched whole, in seconds.
     ``count_unlisted`` counts built pages missing from the sitemap (local folders).
     ``progress`` is given a line now and then (at most every ``progress_every``
     seconds, and only once the check has run that long) while a large tree is read."""
