@@ -26,7 +26,7 @@ from mkdocs_sitemap_pro.cli import rebuild
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
-from mkdocs_sitemap_pro.core.git.process import NoGit, run_git
+from mkdocs_sitemap_pro.core.git.process import GitTimeout, NoGit, run_git
 from mkdocs_sitemap_pro.core.git.repository import garbled
 from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
@@ -138,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
             f"Sitemap index for {', '.join(listed)}{also} (mkdocs-sitemap-pro versions)"
         )
         commit = commit_files(branch, files, message)
-    except (CannotRun, BranchError, VersionsError, NoGit, rebuild.RebuildFailed) as error:
+    except (CannotRun, BranchError, VersionsError, NoGit, GitTimeout,
+            rebuild.RebuildFailed) as error:
         _say(f"mkdocs-sitemap-pro versions: {str(error) or 'git failed'}", error=True)
         return 2
     index_url = settings.root.join(settings.filename)
@@ -152,15 +153,22 @@ def run(args: argparse.Namespace) -> int:
         _say(f"note: {settings.root.join('robots.txt')} is not at the root of the host, where "
              f"crawlers read robots.txt; add there: Sitemap: {index_url}")
     if args.push:
-        status, _, err = run_git(
-            ["push", "--", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
-        )
+        try:
+            status, _, err = run_git(
+                ["push", "--", settings.remote, f"refs/heads/{settings.branch}"], settings.repo
+            )
+        except (NoGit, GitTimeout) as error:
+            _say(f"mkdocs-sitemap-pro versions: git push failed: {error}", error=True)
+            return 1
         if status != 0:
             # git's own message, line by line as git wrote it
             print("mkdocs-sitemap-pro versions: git push failed: "
                   + printable(redact_credentials(err), lines=True), file=sys.stderr)
             return 1
-        pushed = Branch.find(settings.repo, settings.branch)
+        try:
+            pushed = Branch.find(settings.repo, settings.branch)
+        except (NoGit, GitTimeout, BranchError):
+            pushed = None
         _say(f"pushed {settings.branch} ({pushed.tip[:12] if pushed else '?'}) to "
              f"{redact_credentials(settings.remote)}")
     return 0

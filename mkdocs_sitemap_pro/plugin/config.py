@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 from mkdocs_sitemap_pro.core import protocol
 from mkdocs_sitemap_pro.core.git import is_commit_id
+from mkdocs_sitemap_pro.core.git.process import DEFAULT_TIMEOUT
 from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,
@@ -236,7 +237,7 @@ class SitemapProConfig(base.Config):
     meta_modified_time = c.Type(bool, default=False)  # article:modified_time in the head
     cache = c.Type(bool, default=True)  # keep the history map and dependency records
     cache_dir = c.Type(str, default=".cache/plugin/sitemap-pro")  # relative to mkdocs.yml
-    git_timeout = _BoundedInt(1, 86_400, 300)  # seconds git may take, then the fallback
+    git_timeout = _BoundedInt(1, 86_400, DEFAULT_TIMEOUT)  # seconds git may take, then the fallback
     # A shallow clone with a remote is deepened (blobless) before the walk.
     fetch_history = c.Choice[Literal["never", "auto"]](("never", "auto"), default="never")
     manifest = c.Type(bool, default=True)  # <stem>.manifest.json beside the entry sitemap

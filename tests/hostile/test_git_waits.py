@@ -131,3 +131,20 @@ def test_a_long_git_log_is_said_with_the_option_that_bounds_it(site, tmp_path):
     assert _lastmods(site) == {"2025-01-01T00:00:00+00:00"}
     time.sleep(0.2)
     assert not _alive(folder / "sleep.pid")
+
+
+def test_versions_with_a_git_that_never_answers_stops_within_30_s(site, tmp_path):
+    """`versions` sets no git_timeout: its git calls still have a deadline (a query's
+    30 s), and the command says which call it gave up on, exit 2, no traceback."""
+    _site(site)
+    folder = tmp_path / "hang"
+    start = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "mkdocs_sitemap_pro", "versions"],
+                            cwd=site.root, env=git_env(_hanging(folder, "rev-parse")),
+                            capture_output=True, text=True, timeout=90)
+    assert result.returncode == 2, result.stderr
+    assert time.monotonic() - start < 45
+    assert "Traceback" not in result.stderr
+    assert "git rev-parse did not answer within 30 s" in result.stderr, result.stderr
+    time.sleep(0.2)
+    assert not _alive(folder / "sleep.pid")

@@ -13,7 +13,8 @@ Each call's wait is proportionate to it (``_Wait``): a query that reads a few ob
 repository and hangs only when git does; a walk or a blame gets the owner's whole
 deadline. A call still waited for after ``NOTICE_SECONDS`` is said once through the
 owner's ``notice`` (naming the command and what bounds it), so that a hanging git is
-never silence.
+never silence. A call with no owner (``versions``' reads and commits) gets one of
+``DEFAULT_TIMEOUT`` seconds: no git call waits without a deadline.
 
 git starts in a session of its own, so that killing its process group ends what a
 wrapper script started too, and so that a terminal's Ctrl-C reaches git only through
@@ -81,6 +82,8 @@ LOG_FLAGS: tuple[str, ...] = (
 # waiting after which the owner is told what git is waited for.
 QUICK_SECONDS = 30.0
 NOTICE_SECONDS = 10.0
+# Seconds git may run when its caller sets no deadline: the plugin's git_timeout default.
+DEFAULT_TIMEOUT = 300
 
 # Subcommands that read a few objects, never the history: bounded by QUICK_SECONDS.
 _QUICK = frozenset({"rev-parse", "ls-tree", "ls-files", "cat-file", "check-ignore",
@@ -325,9 +328,10 @@ def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: byt
     """Run one git command to completion; return (exit status, stdout, stderr text).
 
     ``env``: variables set for this command on top of the process's environment.
-    ``processes``: the owner (its deadline: ``GitTimeout``; its ``close``: ``GitEnded``).
+    ``processes``: the owner (its deadline: ``GitTimeout``; its ``close``: ``GitEnded``);
+    none: ``DEFAULT_TIMEOUT`` seconds.
     """
-    owner = processes or GitProcesses()
+    owner = processes or GitProcesses(DEFAULT_TIMEOUT)
     wait = owner._wait(args)
     proc = owner._start(args, cwd=cwd, env=env,
                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -351,7 +355,7 @@ def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
     exit status, stderr text). ``processes``: as for ``run_git``; its exceptions reach
     ``consume`` from the stream, and pass through it.
     """
-    owner = processes or GitProcesses()
+    owner = processes or GitProcesses(DEFAULT_TIMEOUT)
     wait = owner._wait(args)
     with tempfile.TemporaryFile() as errors:
         proc = owner._start(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
