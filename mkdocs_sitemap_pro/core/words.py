@@ -1,6 +1,7 @@
 """Words as a user reads them, one rule for every message, the HTML view and the
 command line: counts (``1 URL``, ``2 URLs``, never ``1 URLs``), and text from a file, a
-server or a subprocess made safe for a terminal (``printable``)."""
+server or a subprocess made safe for a terminal (``printable``), and a value given by a
+user or a file named by its start when it is long (``named``)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,11 @@ def printable(text: str, *, lines: bool = False) -> str:
     text of several lines (git's own messages); otherwise a message stays one line."""
     return (_CONTROL_BUT_NEWLINE if lines else _CONTROL).sub(
         lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def named(text: str, limit: int = 80) -> str:
+    """``text`` as a message names it: printable, and when longer than ``limit``, its
+    start and its length (a 10,000-character path must not fill the terminal)."""
+    if len(text) > limit:
+        return f"{printable(text[:limit - 20])}... ({len(text):,} characters)"
+    return printable(text)

@@ -1,0 +1,111 @@
+"""Issue 54, experiment 5 (options): hostile option values are an error naming them,
+never a traceback.
+
+Every subcommand was run with NUL bytes, 10,000-character paths, paths of 5,000
+folders, non-UTF-8 bytes (``os.fsdecode``), negative and huge numbers, a folder where a
+file is expected and the reverse. These raised: a path too long for the system under
+``check``, ``changes`` and ``indexnow`` (``OSError: File name too long``), a NUL byte in
+``build --site-dir`` or ``site_dir`` and in ``versions``' ``--branch``,
+``--deploy-prefix``, ``--remote``, ``--message`` and mike's ``remote_branch``
+(``ValueError: embedded null byte``); and ``indexnow`` with a FIFO as its key file
+hung, opening it. Each is now exit 2 with a message naming the option or the value
+(printable, and by its start when long).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from mkdocs_sitemap_pro.cli.main import main
+from tests.support.dates import D1
+from tests.support.mike import deploy, make_site, mike_env, tip
+from tests.support.sites import Site
+
+LONG = "a" * 10_000
+DEEP = "/tmp/" + "x/" * 5_000
+NUL = "a\0b"
+
+
+@pytest.fixture
+def env(monkeypatch):
+    """The in-process command sees the same isolated git as mike does."""
+    for key, value in mike_env().items():
+        monkeypatch.setenv(key, value)
+
+
+def _err_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "\0" not in err, err
+    assert len(max(err.splitlines() or [""], key=len)) < 400, err[:500]  # named by its start
+    return err
+
+
+@pytest.mark.parametrize("path", [LONG, DEEP])
+@pytest.mark.parametrize("argv", [["check", "{}"], ["changes", "{}", "{}"],
+                                  ["indexnow", "{}", "--all", "--dry-run"]])
+def test_a_path_too_long_is_named_not_a_traceback(tmp_path, monkeypatch, capsys, argv, path):
+    monkeypatch.chdir(tmp_path)
+    assert main([a.format(path) for a in argv]) == 2
+    err = _err_line(capsys)
+    assert f"({len(path):,} characters)" in err, err
+
+
+def test_build_site_dir_with_a_nul_byte_is_an_error_naming_it(site: Site, monkeypatch, capsys):
+    site.page("index.md", "# Home\n")
+    site.commit("first", D1)
+    monkeypatch.chdir(site.root)
+    assert main(["build", "--site-dir", NUL]) == 2
+    assert "--site-dir a\\x00b" in _err_line(capsys)
+    site.config["site_dir"] = NUL
+    site.write_config()
+    assert main(["build"]) == 2
+    assert "Config value 'site_dir':" in _err_line(capsys)
+    assert main(["build", "-f", NUL]) == 2  # quoted printable, never raw
+    assert "a\\x00b" in _err_line(capsys)
+
+
+@pytest.mark.parametrize("option", ["--branch", "--deploy-prefix", "--message", "--remote",
+                                    "remote_branch"])
+def test_versions_values_with_a_nul_byte_are_an_error_naming_them(site, env, capsys, option):
+    make_site(site, version_selector=False)
+    deploy(site, "1.0")
+    before = tip(site)
+    config = str(site.root / "mkdocs.yml")
+    if option == "remote_branch":  # the same value, from mike's settings in mkdocs.yml
+        data = yaml.safe_load((site.root / "mkdocs.yml").read_text())
+        data["plugins"][0]["mike"]["remote_branch"] = NUL
+        (site.root / "mkdocs.yml").write_text(yaml.safe_dump(data))
+        argv = ["versions", "-f", config]
+        named = "Plugin 'mike' option 'remote_branch' 'a\\x00b'"
+    else:
+        argv = ["versions", "-f", config, option, NUL, *(["--push"] * (option == "--remote"))]
+        named = f"{option} 'a\\x00b'"
+    assert main(argv) == 2
+    err = _err_line(capsys)
+    assert named in err and "NUL byte" in err, err
+    assert tip(site) == before  # nothing committed
+
+
+
+@pytest.mark.parametrize("given", [["--key-file", "site/0123456789abcdef.txt"],
+                                   ["--key", "0123456789abcdef"]])
+def test_a_fifo_as_the_indexnow_key_file_is_never_opened(tmp_path, given):
+    """A FIFO where the key file should be: opening it would block for ever (it did)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        "<url><loc>https://example.com/</loc></url></urlset>\n", encoding="utf-8")
+    os.mkfifo(site / "0123456789abcdef.txt")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs_sitemap_pro", "indexnow", "site", *given, "--all",
+         "--dry-run", "--site-url", "https://example.com/"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2, result.stderr
+    assert "0123456789abcdef.txt is not a regular file" in result.stderr, result.stderr
