@@ -140,3 +140,32 @@ def test_build_opens_no_file_outside_the_repository(site, tmp_path, monkeypatch,
         SITE_URL + "linked/": utc(D2),
         SITE_URL + "inside/": utc(D3),  # the file inside still dates its page
     }
+
+
+def test_the_plugin_opens_again_only_what_the_rendering_read(site, tmp_path):
+    """Under ``mkdocs build`` pymdownx.snippets refuses a file outside its base_path
+    (``restrict_base_path``), but the plugin read the page's text for the lines each
+    snippet shows and opened the file itself: now only files the rendering read are.
+    (A symlink inside base_path the extension follows itself: the rendering reads it.)"""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text(SECRET, encoding="utf-8")
+    site.repo.write("snippets/shared.md", "one\ntwo\nthree\n")
+    site.page("index.md", "# Home\n")
+    site.page("page.md", "\n".join([
+        "# Page", "", '--8<-- "shared.md:2:2"', "",
+        f'--8<-- "{outside}/secret.md:1:2"', '--8<-- "../../outside/secret.md:1:1"', ""]))
+    site.config["markdown_extensions"] = [{"pymdownx.snippets": {"base_path": ["snippets"]}}]
+    site.write_config()
+    site.commit("first", D1)
+
+    seen, stop = _watch([outside])
+    try:
+        built = site.build()
+    finally:
+        stop()
+    assert built.error is None, built.error
+    html = (built.site_dir / "page" / "index.html").read_text(encoding="utf-8")
+    assert "two" in html and "outside_secret_line" not in html  # the extension refused it
+    assert seen == []
+    assert built.sitemap()[SITE_URL + "page/"]["lastmod"] == utc(D1)
