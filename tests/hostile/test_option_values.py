@@ -5,7 +5,7 @@ Every subcommand was run with NUL bytes, 10,000-character paths, paths of 5,000
 folders, non-UTF-8 bytes (``os.fsdecode``), negative and huge numbers, a folder where a
 file is expected and the reverse. These raised: a path too long for the system under
 ``check``, ``changes`` and ``indexnow`` (``OSError: File name too long``), a NUL byte in
-``build --site-dir`` or ``site_dir`` and in ``versions``' ``--branch``,
+``build --site-dir``, ``site_dir`` or ``cache_dir`` (``mkdocs build`` too) and in ``versions``' ``--branch``,
 ``--deploy-prefix``, ``--remote``, ``--message`` and mike's ``remote_branch``
 (``ValueError: embedded null byte``); and ``indexnow`` with a FIFO as its key file
 hung, opening it. Each is now exit 2 with a message naming the option or the value
@@ -109,3 +109,16 @@ def test_a_fifo_as_the_indexnow_key_file_is_never_opened(tmp_path, given):
         cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2, result.stderr
     assert "0123456789abcdef.txt is not a regular file" in result.stderr, result.stderr
+
+
+def test_cache_dir_with_a_nul_byte_is_an_error_naming_it(site: Site, monkeypatch, capsys):
+    site.set_options(cache_dir=NUL)
+    site.page("index.md", "# Home\n")
+    site.commit("first", D1)
+    built = site.build()  # mkdocs build: the plugin's configuration error, no ValueError
+    assert not isinstance(built.error, ValueError), built.error
+    assert any("cache_dir 'a\\x00b' holds a NUL byte" in m for m in built.messages()), \
+        built.messages()
+    monkeypatch.chdir(site.root)
+    assert main(["build"]) == 2  # build after Zensical: the same, exit 2
+    assert "cache_dir 'a\\x00b' holds a NUL byte" in _err_line(capsys)
