@@ -8,8 +8,9 @@ file is expected and the reverse. These raised: a path too long for the system u
 ``build --site-dir``, ``site_dir`` or ``cache_dir`` (``mkdocs build`` too) and in ``versions``' ``--branch``,
 ``--deploy-prefix``, ``--remote``, ``--message`` and mike's ``remote_branch``
 (``ValueError: embedded null byte``); and ``indexnow`` with a FIFO as its key file
-hung, opening it. Each is now exit 2 with a message naming the option or the value
-(printable, and by its start when long).
+hung, opening it, as ``previous`` naming a FIFO hung ``mkdocs build`` (a NUL byte or a
+name too long there: a traceback). Each is now exit 2 with a message naming the option
+or the value (printable, and by its start when long); ``previous``, a WARNING.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import pytest
 import yaml
 
 from mkdocs_sitemap_pro.cli.main import main
+from tests.plugin.test_ci_clones import clone, in_clone, make_history
 from tests.support.dates import D1
+from tests.support.git import git_env
 from tests.support.mike import deploy, make_site, mike_env, tip
 from tests.support.sites import Site
 
@@ -122,3 +125,31 @@ def test_cache_dir_with_a_nul_byte_is_an_error_naming_it(site: Site, monkeypatch
     monkeypatch.chdir(site.root)
     assert main(["build"]) == 2  # build after Zensical: the same, exit 2
     assert "cache_dir 'a\\x00b' holds a NUL byte" in _err_line(capsys)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "fifo in folder", "nul", "long"])
+def test_a_previous_path_that_cannot_be_a_manifest_is_a_warning(site, tmp_path, kind):
+    """``previous`` naming a FIFO (opening it waited for ever: the build hung), a folder
+    holding one as the manifest, a NUL byte or a name too long (a traceback in the
+    history thread): the build ends, with a WARNING naming it, no date carried."""
+    make_history(site)
+    folder = clone(f"file://{site.root}", tmp_path / "c", "--depth", "1")
+    where = tmp_path / "published"
+    where.mkdir()
+    if kind == "fifo":
+        os.mkfifo(where / "m.json")
+        previous = str(where / "m.json")
+    elif kind == "fifo in folder":
+        os.mkfifo(where / "sitemap.manifest.json")
+        previous = str(where)
+    else:
+        previous = NUL if kind == "nul" else str(where / LONG)
+    in_clone(site, folder, previous=previous)
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=folder,
+                            env=git_env(), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    said = [line for line in result.stderr.splitlines() if "previous:" in line]
+    assert len(said) == 1 and said[0].startswith("WARNING"), result.stderr
+    assert "could not be read" in said[0] and len(said[0]) < 400, said
+    assert (folder / "site" / "sitemap.xml").is_file()
