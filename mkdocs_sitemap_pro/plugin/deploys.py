@@ -21,7 +21,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
-from mkdocs_sitemap_pro.core.check.confined import read_regular
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
 from mkdocs_sitemap_pro.core.git.process import GitProcesses
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE, newest_commit

@@ -24,7 +24,7 @@ import yaml
 
 from mkdocs_sitemap_pro.cli.main import main
 from tests.plugin.test_ci_clones import clone, in_clone, make_history
-from tests.support.dates import D1
+from tests.support.dates import D1, utc
 from tests.support.git import git_env
 from tests.support.mike import deploy, make_site, mike_env, tip
 from tests.support.sites import Site
@@ -153,3 +153,22 @@ def test_a_previous_path_that_cannot_be_a_manifest_is_a_warning(site, tmp_path, 
     assert len(said) == 1 and said[0].startswith("WARNING"), result.stderr
     assert "could not be read" in said[0] and len(said[0]) < 400, said
     assert (folder / "site" / "sitemap.xml").is_file()
+
+
+def test_cache_files_that_are_fifos_are_never_opened(site, tmp_path):
+    """A FIFO in place of a cache file of ``cache_dir`` (opening it waited for ever: the
+    build hung) is no cache: the history is walked, the dates the same."""
+    site.page("index.md", "# Home\n")
+    site.commit("first", D1)
+    assert site.build().error is None
+    cache = site.root / ".cache" / "plugin" / "sitemap-pro"
+    kept = sorted(cache.glob("*.json"))
+    assert kept, list(cache.iterdir())
+    for path in kept:
+        path.unlink()
+        os.mkfifo(path)
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build"], cwd=site.root,
+                            env=git_env(), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    sitemap = (site.root / "site" / "sitemap.xml").read_text(encoding="utf-8")
+    assert f"<lastmod>{utc(D1)}</lastmod>" in sitemap

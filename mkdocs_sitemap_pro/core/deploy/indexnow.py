@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from mkdocs_sitemap_pro.core.check.confined import read_regular
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 
@@ -127,7 +127,7 @@ def find_key_file(site_dir: Path, site_url: str, key: str | None = None,
     if not path.is_relative_to(root):
         raise IndexNowError(f"the key file {key_file} is not in the site folder {site_dir}: "
                             "the engines can only read what is deployed")
-    if path.exists() and not path.is_file():  # a FIFO or device is never opened
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO, a device
         raise IndexNowError(f"{key_file} is not a regular file: the key file must be one, "
                             "deployed with the site, holding the key")
     held = _held(path)
