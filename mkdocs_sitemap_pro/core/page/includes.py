@@ -15,8 +15,8 @@ resolves counts. Included files are read in turn, since the tools include recurs
 ``auto_append`` and URLs are not seen. A page's text is untrusted: an included file is
 opened only inside the rules' ``reach`` (``build``: the repository; resolved, symlinks
 followed, before it is opened), and a glob looks only through folders inside it. Small
-interface, so the plugin's own dependency tracking can share it: ``written_dependencies(source, rules) -> [absolute paths]``;
-``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
+interface, so the plugin's own dependency tracking can share it:
+``written_dependencies(source, rules) -> [absolute paths]``; ``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
 
 import glob
 import os
