@@ -16,7 +16,8 @@ resolves counts. Included files are read in turn, since the tools include recurs
 opened only inside the rules' ``reach`` (``build``: the repository; resolved, symlinks
 followed, before it is opened), and a glob looks only through folders inside it. Small
 interface, so the plugin's own dependency tracking can share it:
-``written_dependencies(source, rules) -> [absolute paths]``; ``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
+``written_dependencies(source, rules) -> [absolute paths]``;
+``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
 
 import glob
 import os
