@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.plugin.standalone.run import (
     ConfigError,
     WriteFailed,
@@ -50,11 +51,11 @@ def run(args: argparse.Namespace) -> int:
     with console_log(args.verbose) as counter:
         try:
             build_sitemap(args.config_file, args.site_dir)
-        except ConfigError as error:
-            print(f"Error: {error}", file=sys.stderr)
+        except ConfigError as error:  # it may quote a value given (a path holding a NUL)
+            print(printable(f"Error: {error}"), file=sys.stderr)
             return 2
         except WriteFailed as error:
-            print(f"Error: {error}", file=sys.stderr)
+            print(printable(f"Error: {error}"), file=sys.stderr)
             return 1
     warnings = sum(count for _level, count in counter.get_counts())
     if args.strict and warnings:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -30,8 +31,7 @@ from mkdocs_sitemap_pro.core.deploy.indexnow import (
     post,
     uncovered,
 )
-from mkdocs_sitemap_pro.core.words import counted as _plural
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.core.words import counted as _plural, named, printable
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 
 __all__ = ["register", "run"]
@@ -112,8 +112,8 @@ def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the key, find the changes, send (or print) the requests; the exit status."""
-    if not Path(args.site_dir).is_dir():
-        _say(f"{args.site_dir} is not a folder: give the built site's folder")
+    if not os.path.isdir(args.site_dir):  # False too for a name too long, or a NUL byte
+        _say(f"{named(args.site_dir)} is not a folder: give the built site's folder")
         return 2
     try:
         new = read_urls(args.site_dir, options_of(args))

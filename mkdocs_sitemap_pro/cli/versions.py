@@ -32,7 +32,7 @@ from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.core.words import named, printable
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
 from mkdocs_sitemap_pro.core.deploy.versions import (
     Listed,
@@ -183,6 +183,7 @@ def _say(text: str, *, error: bool = False) -> None:
 def _settings(args: argparse.Namespace) -> _Settings:
     """Options from the command line, else from the config file (mike's and ours), read
     as data as ``build`` reads it: nothing the file names is imported."""
+    _no_nul(args.message or "", "--message")
     try:
         site = load_site_config(args.config_file)
     except ConfigError as error:
@@ -207,6 +208,8 @@ def _settings(args: argparse.Namespace) -> _Settings:
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
     prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
+    _no_nul(prefix or "", "--deploy-prefix" if args.deploy_prefix is not None
+            else f"Plugin '{_MIKE}' option 'deploy_prefix'")
     repo = Path(top)
     return _Settings(
         repo=repo,
@@ -226,6 +229,7 @@ def _settings(args: argparse.Namespace) -> _Settings:
 def _remote(remote: str, option: str) -> str:
     """``remote``, which git must read as a remote (its name, a URL or a path), never as
     one of its options; ``CannotRun`` naming ``option`` otherwise."""
+    _no_nul(remote, option)
     if remote.startswith("-"):
         raise CannotRun(f"{option} {remote!r}: a remote cannot start with '-', which git "
                         "would read as one of its options; give the remote's name or URL")
@@ -235,10 +239,19 @@ def _remote(remote: str, option: str) -> str:
 def _branch(branch: str, option: str, repo: Path) -> str:
     """``branch``, a name git accepts for a branch (so ``refs/heads/<branch>`` is one ref,
     never a refspec or a revision); ``CannotRun`` naming ``option`` otherwise."""
+    _no_nul(branch, option)
     status, _, _ = run_git(["check-ref-format", f"refs/heads/{branch}"], repo)
     if status != 0 or branch.startswith("-"):
         raise CannotRun(f"{option} {branch!r} is not a branch name git accepts")
     return branch
+
+
+def _no_nul(value: str, option: str) -> None:
+    """``CannotRun`` naming ``option`` for a value holding a NUL byte, which no argument
+    of a command (git's) can hold."""
+    if "\0" in value:
+        raise CannotRun(f"{option} '{named(value)}' holds a NUL byte, which no argument of "
+                        "git can hold")
 
 
 def _mike_options(entry: object) -> dict[str, str]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.words import printable
 
 __all__ = ["Format", "load", "save"]
@@ -45,7 +46,13 @@ def load(path: Path, form: Format,
     envelope's keys included), and why there is none: ``(None, None)`` for a missing
     file, ``(None, why)`` for one that cannot be used, ``why`` naming the file."""
     try:
-        data = json.loads(path.read_bytes())
+        # Only a regular file is opened: a FIFO in its place would block for ever.
+        raw = read_regular(path, None)
+        if raw is None:
+            if path.is_dir():
+                raise IsADirectoryError(f"{path} is a folder")
+            return None, None
+        data = json.loads(raw)
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         name, version = data.get("format"), data.get("version")

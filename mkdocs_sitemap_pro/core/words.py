@@ -1,6 +1,7 @@
 """Words as a user reads them, one rule for every message, the HTML view and the
 command line: counts (``1 URL``, ``2 URLs``, never ``1 URLs``), and text from a file, a
-server or a subprocess made safe for a terminal (``printable``)."""
+server or a subprocess made safe for a terminal (``printable``), and a value given by a
+user or a file named by its start when it is long (``named``)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,10 @@ def printable_json(value: object) -> str:
     escapes C0 itself; DEL and C1, which ``ensure_ascii=False`` leaves raw, become
     ``\\u00NN`` (the same text to a JSON reader, ``printable``'s rule for a terminal)."""
     return json.dumps(value, ensure_ascii=False).translate(_JSON_RAW)
+
+def named(text: str, limit: int = 80) -> str:
+    """``text`` as a message names it: printable, and when longer than ``limit``, its
+    start and its length (a 10,000-character path must not fill the terminal)."""
+    if len(text) > limit:
+        return f"{printable(text[:limit - 20])}... ({len(text):,} characters)"
+    return printable(text)

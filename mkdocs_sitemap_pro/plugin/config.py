@@ -32,6 +32,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     check_limit,
 )
 from mkdocs_sitemap_pro.core.writer.feed import FEED_MAX_SIZE
+from mkdocs_sitemap_pro.core.words import named
 
 T = TypeVar("T")
 
@@ -282,6 +283,10 @@ def check_cache_dir(config: MkDocsConfig, options: SitemapProConfig) -> None:
         raise PluginError(
             "sitemap-pro: cache_dir is empty: give it a folder for the cache (relative to "
             "mkdocs.yml; the default is .cache/plugin/sitemap-pro), or set cache: false")
+    if "\0" in options.cache_dir:  # no folder can be named so (the OS refuses it)
+        raise PluginError(
+            f"sitemap-pro: cache_dir '{named(options.cache_dir)}' holds a NUL byte, which "
+            "no folder's name can; give it a folder for the cache, or set cache: false")
     cache = os.path.realpath(project_folder(config) / options.cache_dir)
     for name, folder in (("docs_dir", config.docs_dir), ("site_dir", config.site_dir)):
         if not folder:

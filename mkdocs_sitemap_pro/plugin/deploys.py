@@ -21,6 +21,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.atomic import replace_file
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
 from mkdocs_sitemap_pro.core.git.process import GitProcesses
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE, newest_commit
@@ -37,6 +38,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
 )
 from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
+from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
@@ -131,15 +133,17 @@ def _read(location: str, filename: str) -> Manifest | str:
                 return _NotPublished(f"there is no manifest at {location} (HTTP 404)")
         else:
             path = Path(location)
-            if path.is_dir():
-                path = path / manifest_name(filename)
             try:
-                with open(path, "rb") as handle:
-                    data = handle.read(MAX_BYTES + 1)
-            except FileNotFoundError:
-                return f"there is no manifest at {path}"
-            except OSError as error:
-                return f"the manifest at {path} could not be read ({error.strerror or error})"
+                if path.is_dir():
+                    path = path / manifest_name(filename)
+                # Never a FIFO (``open`` would wait for ever) or a device (endless).
+                found = read_regular(path, MAX_BYTES)
+            except (OSError, ValueError) as error:  # not regular, a name too long, a NUL
+                reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+                return f"the manifest at {named(str(path))} could not be read ({reason})"
+            if found is None:
+                return f"there is no manifest at {named(str(path))}"
+            data = found
         return parse_manifest(data)
     except ManifestError as error:
         return f"the manifest at {location} cannot be used: {error}"

@@ -5,7 +5,8 @@ that version's sitemap. A file of that name that the site itself has (copied fro
 docs_dir, or made by another plugin) is the site's: it is never overwritten, and if it
 does not hold the key, a warning says so (IndexNow could not verify the key). The file is
 not a page, so it is never listed. Under ``mkdocs serve`` nothing is written: nothing is
-published from there (as the manifest).
+published from there (as the manifest). A key file that cannot be written is a warning,
+as every file written beside the sitemap (robots.txt, the manifest) is.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.deploy.indexnow_key import key_file_name, write_key_file
@@ -43,11 +43,9 @@ def write_indexnow_key(options: SitemapProConfig, config: MkDocsConfig, files: F
         return
     try:
         write_key_file(folder, key)
-    except OSError as error:
-        raise PluginError(
-            f"sitemap-pro: could not write the IndexNow key file {name} into "
-            f"{config.site_dir}: {error}"
-        ) from error
+    except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
+        log.warning(f"cannot write {folder / name}: {error.strerror or error}; IndexNow "
+                    "cannot verify the key")
 
 
 def _holds(path: Path, key: str) -> bool:

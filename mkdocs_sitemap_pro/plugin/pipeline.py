@@ -15,6 +15,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from mkdocs_sitemap_pro.core.deploy.manifest import manifest_name
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
@@ -77,8 +78,10 @@ def write_sitemap(
     one sitemap lists the pages of all of them, with hreflang alternates.
 
     Returns what was written, or None when no page belongs in a sitemap (then nothing
-    is written and robots.txt is left alone). A failed write raises ``PluginError``
-    and leaves the previous sitemap files as they were.
+    is written and robots.txt is left alone). A failed write of the sitemap raises
+    ``PluginError`` and leaves the previous sitemap files as they were; a file beside it
+    that cannot be written (robots.txt, the manifest, the IndexNow key) is a WARNING
+    naming it, and the rest is still written.
     """
     config = build.config
     site = site_url_of(config)
@@ -140,10 +143,12 @@ def write_sitemap(
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
                 (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)])
-        except OSError as error:
-            raise PluginError(
-                f"sitemap-pro: could not write the manifest into {config.site_dir}: {error}"
-            ) from error
+        except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
+            log.warning(
+                f"cannot write {Path(config.site_dir, manifest_name(options.filename))}: "
+                f"{error.strerror or error}; the sitemap was written, but no manifest of this "
+                "build is (a later build's `previous` cannot carry its dates)"
+            )
     if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)

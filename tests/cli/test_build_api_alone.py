@@ -4,7 +4,7 @@ gives), after a real ``zensical build`` of a staged copy of the docs in a git-ig
 folder (FastAPI's script): the package is found in the repository, a re-export in
 ``__init__.py`` is followed to the module that defines the object, and the page is
 dated by the lines it shows there. A block that cannot be followed is a WARNING naming
-the page and the block; a hostile identifier is one too, never a traceback."""
+the page and the block (a hostile identifier: ``tests/hostile/test_build_identifiers.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.cli.test_build import ZENSICAL, needs_zensical, run_build, zensical_build
+from tests.cli.test_build import ZENSICAL, needs_zensical, run_build
 from tests.cli.test_build_config import alone_venv  # noqa: F401 - a fixture
 from tests.support.dates import D1, D2, D3, utc
 from tests.support.git import GitRepo, git_env
@@ -183,31 +183,6 @@ def test_a_block_that_cannot_be_followed_is_a_warning(site, monkeypatch, capsys)
     root = parse_sitemap(site.root / "site" / "sitemap.xml")
     dates = {url.findtext("{*}loc"): url.findtext("{*}lastmod") for url in root}
     assert dates[SITE_URL + "hidden/"] == utc(D2)
-
-
-@needs_zensical
-@pytest.mark.parametrize("identifier", ["/", "a" * 6000, "pkg." + "b" * 6000, "a/../../etc"])
-def test_a_hostile_identifier_is_named_not_a_traceback(site, monkeypatch, capsys,
-                                                        identifier):
-    """Zensical's build fails on such a block, so the site is built first and the page
-    then given it (a build script that edits sources after building, or a stale site)."""
-    site.config.update(plugins=[{"mkdocstrings": {}}, {"sitemap-pro": {}}])
-    site.write_config()
-    site.page("index.md", "# Home\n")
-    site.page("odd.md", "# Odd\n")
-    site.commit("first", D1)
-    zensical_build(site)
-    site.page("odd.md", f"# Odd\n\n::: {identifier}\n")
-    assert run_build(site, monkeypatch, "--strict") == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and "Error:" not in err.replace("Error: 1 warning", ""), err[-2000:]
-    assert "WARNING -  sitemap-pro: page 'odd.md': mkdocstrings block not followed" in err
-    assert len(max(err.splitlines(), key=len)) < 1000  # named by its start
-    # A handler build does not run, whose identifier names no file: said at DEBUG.
-    site.page("odd.md", f"# Odd\n\n::: {identifier}\n    handler: shell\n")
-    assert run_build(site, monkeypatch, "--strict", "-v") == 0
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and "page 'odd.md': its '::: " in err, err[-2000:]
 
 
 @needs_zensical

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     _argument_names,
@@ -39,11 +40,11 @@ def test_snippets_lines_blocks_suffixes_and_nesting(tmp_path: Path) -> None:
         '--8<-- "a.md"\n;--8<-- "skipped.md"\n--8<--\nb.md\n; skipped.md\n--8<--\n'
         "--8<-- 'c.py:2:3'\n--8<-- \"https://example.com/x.md\"\n--8<-- \"missing.md\"\n",
     )
-    rules = rules_for({"pymdownx.snippets": {"base_path": "snippets"}}, ["pymdownx.snippets"], frozenset(), tmp_path)
+    rules = rules_for({"pymdownx.snippets": {"base_path": "snippets"}}, ["pymdownx.snippets"], frozenset(), tmp_path, reach=Reach([tmp_path]))
     assert rules.snippet_bases == (base,)
     assert sorted(written_dependencies(page, rules)) == sorted([a, nested, b, c])
     # Without the extension the lines mean nothing.
-    assert written_dependencies(page, rules_for({}, [], frozenset(), tmp_path)) == []
+    assert written_dependencies(page, rules_for({}, [], frozenset(), tmp_path, reach=Reach([tmp_path]))) == []
 
 
 def test_include_markdown_relative_to_the_file_with_globs(tmp_path: Path) -> None:
@@ -57,7 +58,7 @@ def test_include_markdown_relative_to_the_file_with_globs(tmp_path: Path) -> Non
     )
     rules = WrittenRules(include_markdown=True)
     assert sorted(written_dependencies(page, rules)) == sorted([one, two, three])
-    assert rules_for({}, [], frozenset({"include-markdown"}), tmp_path).include_markdown
+    assert rules_for({}, [], frozenset({"include-markdown"}), tmp_path, reach=Reach([tmp_path])).include_markdown
 
 
 # shown_lines: the lines of each file a page's text includes directly (issue 28).
@@ -298,7 +299,7 @@ def test_a_real_mkdocs_build_shows_exactly_those_lines(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     html = (project / "site" / "index.html").read_text(encoding="utf-8")
     rules = rules_for({"pymdownx.snippets": {"base_path": ["snippets"]}}, ["pymdownx.snippets"],
-                      frozenset({"include-markdown"}), project)
+                      frozenset({"include-markdown"}), project, reach=Reach([tmp_path]))
     shown = shown_lines(page_text, str(page), rules)
     assert shown == {
         str(paths["snippets/part.md"]): ((2, 3),),
@@ -321,7 +322,7 @@ MDX = ["mdx_include"]
 
 
 def mdx_site(tmp_path: Path, **options: object) -> WrittenRules:
-    return rules_for({"mdx_include": options}, MDX, frozenset(), tmp_path)
+    return rules_for({"mdx_include": options}, MDX, frozenset(), tmp_path, reach=Reach([tmp_path]))
 
 
 def test_mdx_include_paths_escapes_urls_and_encodings(tmp_path: Path) -> None:
@@ -339,7 +340,7 @@ def test_mdx_include_paths_escapes_urls_and_encodings(tmp_path: Path) -> None:
     write(tmp_path / "docs" / "src" / "one.py", "print('docs')\n")
     assert written_dependencies(page, mdx_site(tmp_path, base_path="docs")) == [
         tmp_path / "docs" / "src" / "one.py"]
-    assert written_dependencies(page, rules_for({}, [], frozenset(), tmp_path)) == []
+    assert written_dependencies(page, rules_for({}, [], frozenset(), tmp_path, reach=Reach([tmp_path]))) == []
     assert written_dependencies(page, mdx_site(tmp_path, allow_local=False)) == []
 
 
@@ -425,11 +426,11 @@ def test_variants_every_sibling_whole(tmp_path: Path) -> None:
     names = ["app.py", "app_an.py", "app_py310.py", "app_an_py310.py", "apple.py"]
     paths = {name: write(tmp_path / "src" / name, "x = 1\n") for name in names}
     page = "{* src/app_py310.py ln[1:1] hl[1] *}\n  {* src/apple.py *}\n"
-    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path)
+    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path, reach=Reach([tmp_path]))
     shown = shown_lines(page, str(tmp_path / "docs" / "page.md"), rules)
     assert shown == {str(paths[n]): None for n in names[:4]}  # an indented line is text
     # Without mdx_include the {!path!} lines it writes stay text: nothing is shown.
-    alone = rules_for({}, ["markdown_include_variants"], frozenset(), tmp_path)
+    alone = rules_for({}, ["markdown_include_variants"], frozenset(), tmp_path, reach=Reach([tmp_path]))
     assert shown_lines(page, str(tmp_path / "docs" / "page.md"), alone) == {}
 
 
@@ -455,7 +456,7 @@ def test_variants_are_the_extensions(tmp_path: Path, monkeypatch: pytest.MonkeyP
     except (AssertionError, FileNotFoundError):
         lines = []
     expected = {str(tmp_path / m) for line in lines for m in re.findall(r"^\{!([^\[!]+)!\}$", line)}
-    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path)
+    rules = rules_for({}, [*MDX, "markdown_include_variants"], frozenset(), tmp_path, reach=Reach([tmp_path]))
     assert set(shown_lines(f"{{* {given} *}}\n", str(tmp_path / "page.md"), rules)) == expected
 
 
@@ -469,14 +470,14 @@ def test_macros_templates_from_include_dir(tmp_path: Path) -> None:
                  "{% from 'd.html' import x %}\n{% include ['missing.md', 'b.md'] %}\n"
                  "{% include '../docs/page.md' %}\n")
     rules = rules_for({}, [], frozenset({"macros"}), tmp_path,
-                      {"macros": {"include_dir": "includes"}}, docs)
+                      {"macros": {"include_dir": "includes"}}, docs, reach=Reach([tmp_path]))
     assert sorted(written_dependencies(page, rules)) == sorted(parts.values())
     # Zensical's own extension, configured under markdown_extensions; docs_dir by default.
     write(docs / "a.md", "in docs\n")
     zensical = rules_for({"zensical.extensions.macros": None}, ["zensical.extensions.macros"],
-                         frozenset(), tmp_path, {}, docs)
+                         frozenset(), tmp_path, {}, docs, reach=Reach([tmp_path]))
     assert written_dependencies(page, zensical) == [docs / "a.md"]
-    off = rules_for({}, [], frozenset({"macros"}), tmp_path, {"macros": {"enabled": False}}, docs)
+    off = rules_for({}, [], frozenset({"macros"}), tmp_path, {"macros": {"enabled": False}}, docs, reach=Reach([tmp_path]))
     assert written_dependencies(page, off) == []
 
 
@@ -485,7 +486,7 @@ def test_an_include_tag_either_tool_resolves_counts(tmp_path: Path) -> None:
     template = write(tmp_path / "includes" / "part.md", "a template\n")
     page = write(tmp_path / "docs" / "page.md", '{% include "part.md" %}\n')
     rules = rules_for({}, [], frozenset({"macros", "include-markdown"}), tmp_path,
-                      {"macros": {"include_dir": "includes"}}, tmp_path / "docs")
+                      {"macros": {"include_dir": "includes"}}, tmp_path / "docs", reach=Reach([tmp_path]))
     assert sorted(written_dependencies(page, rules)) == sorted([beside, template])
 
 

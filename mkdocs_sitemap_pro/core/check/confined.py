@@ -14,17 +14,13 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotRegular", "Outside", "inside", "read_regular"]
+from mkdocs_sitemap_pro.core.regular import NotRegular, read_regular
 
-_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+__all__ = ["NotRegular", "Outside", "inside", "read_regular"]
 
 
 class Outside(ValueError):
     """A path that leads outside the folder (absolute, ``..``, or through a symlink)."""
-
-
-class NotRegular(OSError):
-    """A path that names something other than a regular file or a folder (a FIFO, a device)."""
 
 
 #: Resolved folders remembered by ``inside`` (then forgotten, all at once).
@@ -74,21 +70,3 @@ def _resolved(top: str, rel: str, folders: dict[str, str]) -> str:
                 folders.clear()
             folders["/".join(names[: position + 1])] = real
     return real
-
-
-def read_regular(path: Path, limit: int | None) -> bytes | None:
-    """The first ``limit + 1`` bytes (all, if None) of the regular file at ``path``; None
-    if there is none (or it is a folder); ``NotRegular`` for anything else; ``OSError``."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if stat.S_ISDIR(mode):
-        return None
-    if not stat.S_ISREG(mode):
-        raise NotRegular(f"{path} is not a regular file")
-    descriptor = os.open(path, _FLAGS)
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise NotRegular(f"{path} is not a regular file")
-        return handle.read() if limit is None else handle.read(limit + 1)

@@ -40,6 +40,7 @@ from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
 from mkdocs_sitemap_pro.core.urls import SiteUrl
+from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 
 __all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
@@ -146,12 +147,18 @@ def start_of(target: str, options: CheckOptions) -> Start:
         base = target if target.endswith("/") else target + "/"
         return Start(source, _site(options.site_url or base), [], base + "robots.txt")
     path = Path(target)
-    if not path.exists():
-        raise CheckError(f"{target} does not exist: give a built site's folder, a sitemap "
-                         "file or an http(s) URL")
+    try:
+        path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        raise CheckError(f"{named(target)} does not exist: give a built site's folder, a "
+                         "sitemap file or an http(s) URL") from None
+    except (OSError, ValueError) as error:  # a name too long, a NUL byte, no permission
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        raise CheckError(f"{named(target)} cannot be read ({reason}): give a built site's "
+                         "folder, a sitemap file or an http(s) URL") from None
     if not path.is_file() and not path.is_dir():
-        raise CheckError(f"{target} is not a regular file or a folder: give a built site's "
-                         "folder, a sitemap file or an http(s) URL")
+        raise CheckError(f"{named(target)} is not a regular file or a folder: give a built "
+                         "site's folder, a sitemap file or an http(s) URL")
     folder, entry = (path.parent, path.name) if path.is_file() else (path, None)
     if entry is not None and path.suffix.lower() in (".html", ".htm"):
         folder, entry = _sitemap_of_page(path)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.deploy.indexnow_key import check_indexnow_key
 from mkdocs_sitemap_pro.core.urls import redact_credentials
 from mkdocs_sitemap_pro.core.web import Timeout, WebError, check_url, exchange
@@ -89,13 +90,13 @@ def _is_key(value: str) -> bool:
 
 
 def _held(path: Path) -> str | None:
-    """The text a key file holds (white space around it dropped), None if unreadable."""
+    """The text a key file holds (white space around it dropped), None if unreadable or
+    no regular file (a FIFO named as the key file would block ``open`` forever)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(_KEY_FILE_MAX_BYTES + 1)
-    except OSError:
+        data = read_regular(path, _KEY_FILE_MAX_BYTES)
+    except OSError:  # NotRegular too
         return None
-    if len(data) > _KEY_FILE_MAX_BYTES:
+    if data is None or len(data) > _KEY_FILE_MAX_BYTES:
         return None
     return data.decode("utf-8", "replace").strip()
 
@@ -124,6 +125,9 @@ def find_key_file(site_dir: Path, site_url: str, key: str | None = None,
     if not path.is_relative_to(root):
         raise IndexNowError(f"the key file {key_file} is not in the site folder {site_dir}: "
                             "the engines can only read what is deployed")
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO, a device
+        raise IndexNowError(f"{key_file} is not a regular file: the key file must be one, "
+                            "deployed with the site, holding the key")
     held = _held(path)
     if held is None or not path.is_file():
         raise IndexNowError(f"there is no key file at {key_file} (it must be deployed "

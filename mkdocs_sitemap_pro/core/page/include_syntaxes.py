@@ -25,7 +25,7 @@ mkdocs-macros 1.5 (or Zensical's macros extension) read them.
 import codecs
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import urlparse
@@ -92,17 +92,18 @@ def mdx_rules(settings: object, project: Path) -> MdxRules | None:
     )
 
 
-def mdx_inclusions(text: str, parent: str, rules: MdxRules,
-                   with_lines: bool) -> Iterator[Inclusion]:
+def mdx_inclusions(text: str, parent: str, rules: MdxRules, with_lines: bool,
+                   may_open: Callable[[Path], bool]) -> Iterator[Inclusion]:
     """The local files ``{! path !}`` includes in ``text`` (of file ``parent``; "" for
-    the page's own text), each with the rows its ``[ln:...]`` shows if asked."""
+    the page's own text), each with the rows its ``[ln:...]`` shows if asked; only
+    files ``may_open`` allows (the others are never opened)."""
     expression = re.compile(rules.pattern)
     for line in text.split("\n"):
         for match in expression.finditer(line):
             if match.group("escape"):
                 continue
             found = _mdx_path(match.group("path"), parent, rules)
-            if found is None:
+            if found is None or not may_open(found):
                 continue
             encoding = match.group("encoding")
             encoding = encoding if encoding and _known(encoding) else rules.encoding

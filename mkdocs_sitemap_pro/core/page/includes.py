@@ -12,8 +12,11 @@ whole) and mkdocs-macros' template tags, read by ``core.page.include_syntaxes`` 
 their syntax). Where two tools spell a tag alike (``{% include "x" %}``), a file either
 resolves counts. Included files are read in turn, since the tools include recursively
 (mdx_include only where its recursion is on). Files that a hook or a macro reads,
-``auto_append`` and URLs are not seen. Small interface, so the plugin's own dependency
-tracking can share it: ``written_dependencies(source, rules) -> [absolute paths]``;
+``auto_append`` and URLs are not seen. A page's text is untrusted: an included file is
+opened only inside the rules' ``reach`` (``build``: the repository; resolved, symlinks
+followed, before it is opened), and a glob looks only through folders inside it. Small
+interface, so the plugin's own dependency tracking can share it:
+``written_dependencies(source, rules) -> [absolute paths]``;
 ``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
 
 import glob
@@ -32,6 +35,7 @@ from mkdocs_sitemap_pro.core.page.include_syntaxes import (
     variant_inclusions,
 )
 from mkdocs_sitemap_pro.core.page.included_lines import Picked, marked_lines, snippet_lines
+from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.shown import Lines, merge_lines
 
 __all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
@@ -56,6 +60,7 @@ _ARG_VALUE = r'''(?s)=(?:"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^=]?)'''
 _URL = r"[A-Za-z0-9+.\-]{2,}:"  # the plugin's is_url
 _MAX_FILES = 10_000  # a guard against include cycles through globs
 _MAX_NAME = 4096  # a longer snippet name is no path (and RE_SNIPPET_FILE is quadratic)
+_GLOB_CHARS = "*?[]{}()!@+|\\"  # wcmatch's pattern characters (extglob, braces, negation)
 _ZENSICAL_MACROS = "zensical.extensions.macros"  # Zensical's own macros, as an extension
 
 
@@ -67,6 +72,9 @@ class WrittenRules(NamedTuple):
     mdx: MdxRules | None = None  # mdx_include
     variants: Path | None = None  # markdown-include-variants: the working folder
     templates: TemplateRules | None = None  # mkdocs-macros (plugin, or Zensical's)
+    # The files a page's text may have opened; None: any (a caller that confines reads
+    # itself, or a test). ``rules_for`` always sets one.
+    reach: Reach | None = None
 
     @property
     def active(self) -> bool:
@@ -78,16 +86,25 @@ class WrittenRules(NamedTuple):
         """Whether a syntax in use can show part of a file."""
         return bool(self.snippet_bases or self.include_markdown or self.mdx)
 
+    def may_open(self, path: str | os.PathLike[str]) -> bool:
+        """Whether a file a page's text names may be opened (it lies inside the reach)."""
+        return self.reach is None or self.reach.allows(path)
+
+    def may_list(self, folder: str | os.PathLike[str]) -> bool:
+        """Whether a glob may look through ``folder``."""
+        return self.reach is None or self.reach.allows_folder(folder)
+
 
 def rules_for(
     mdx_configs: Mapping[str, object], extensions: Sequence[str], plugins: frozenset[str],
     project: Path, plugin_options: Mapping[str, object] | None = None,
-    docs_dir: Path | None = None,
+    docs_dir: Path | None = None, *, reach: Reach,
 ) -> WrittenRules:
     """The rules of a site: ``base_path``, the variants' paths and ``include_dir`` are
     relative to ``project``, the folder the builder runs in (absolute: MkDocs' working
     folder; for ``build``, the config's folder); ``plugin_options``
-    (each plugin's options, as written) gives macros' ``include_dir`` (else docs_dir)."""
+    (each plugin's options, as written) gives macros' ``include_dir`` (else docs_dir);
+    only files inside ``reach`` are ever opened."""
     bases: tuple[Path, ...] = ()
     if "pymdownx.snippets" in extensions:
         settings = mdx_configs.get("pymdownx.snippets")
@@ -99,7 +116,8 @@ def rules_for(
     variants = project if mdx and "markdown_include_variants" in extensions else None
     return WrittenRules(snippet_bases=bases, include_markdown=includes, mdx=mdx,
                         variants=variants, templates=_templates(
-                            mdx_configs, extensions, plugins, project, plugin_options, docs_dir))
+                            mdx_configs, extensions, plugins, project, plugin_options, docs_dir),
+                        reach=reach)
 
 
 def _templates(mdx_configs: Mapping[str, object], extensions: Sequence[str],
@@ -165,15 +183,17 @@ def _inclusions(text: str, current: Path, rules: WrittenRules, parent: str | Non
     """The files one text includes directly, each with the lines shown if asked, and
     how mdx_include reads what it includes in turn: ``parent`` is that for ``text``
     ("" as the page's own text, which goes through every tool; None: mdx_include has
-    run already; a file's path: included recursively from it)."""
+    run already; a file's path: included recursively from it). A file outside the
+    rules' reach is left out before it is opened."""
     if rules.mdx is not None and parent is not None:
         if rules.variants is not None and parent == "":  # variants' lines precede mdx_include
-            yield from variant_inclusions(text, rules.variants, rules.mdx)
-        yield from mdx_inclusions(text, parent, rules.mdx, with_lines)
+            yield from (found for found in variant_inclusions(text, rules.variants, rules.mdx)
+                        if rules.may_open(found[0]))
+        yield from mdx_inclusions(text, parent, rules.mdx, with_lines, rules.may_open)
     if rules.snippet_bases:  # after mdx_include (a lower priority): never read by it
         for name in _snippet_names(text):
             found = _snippet_path(name, rules.snippet_bases)
-            if found is not None:
+            if found is not None and rules.may_open(found[0]):
                 path, target = found
                 yield path, snippet_lines(path, target.group(2), target.group(3)) if with_lines else None, None
     if rules.include_markdown:
@@ -181,10 +201,11 @@ def _inclusions(text: str, current: Path, rules: WrittenRules, parent: str | Non
         include_markdown = re.compile(_INCLUDE_MARKDOWN)
         rest = include_markdown.sub("\0", text)
         for match in [*include_markdown.finditer(text), *re.finditer(_INCLUDE, rest)]:
-            for path, lines in _markdown_inclusion(match, current, with_lines):
+            for path, lines in _markdown_inclusion(match, current, with_lines, rules):
                 yield path, lines, ""  # before Markdown: the page's text
     if rules.templates is not None:
-        yield from template_inclusions(text, rules.templates)
+        yield from (found for found in template_inclusions(text, rules.templates)
+                    if rules.may_open(found[0]))
 
 
 def _snippet_names(text: str) -> list[str]:
@@ -226,8 +247,8 @@ def _snippet_path(name: str, bases: tuple[Path, ...]) -> tuple[Path, re.Match[st
     return None
 
 
-def _markdown_inclusion(match: re.Match[str], current: Path,
-                        with_lines: bool) -> Iterator[tuple[Path, Picked]]:
+def _markdown_inclusion(match: re.Match[str], current: Path, with_lines: bool,
+                        rules: WrittenRules) -> Iterator[tuple[Path, Picked]]:
     """The files of one include(-markdown) directive, each with the lines it shows."""
     dq, sq = match.group("dq"), match.group("sq")
     name = dq.replace('\\"', '"') if dq is not None else sq.replace("\\'", "'") if sq else None
@@ -241,7 +262,7 @@ def _markdown_inclusion(match: re.Match[str], current: Path,
                                      else value[3] and value[3].replace("\\'", "'"))
         with_lines = with_lines and options[option] is not None  # else the build stops
     start, end, encoding = options["start"], options["end"], options["encoding"] or ""
-    for path in _markdown_paths(name, current):
+    for path in _markdown_paths(name, current, rules):
         yield path, marked_lines(path, start, end, encoding) if with_lines and (start or end) else None
 
 
@@ -256,10 +277,11 @@ def _argument_names(arguments: str) -> set[str]:
     return names
 
 
-def _markdown_paths(name: str, current: Path) -> list[Path]:
+def _markdown_paths(name: str, current: Path, rules: WrittenRules) -> list[Path]:
     """The files a directive's path or glob means, as the plugin resolves it: ``./`` and
     ``../`` from the including file's folder, an absolute one as is, any other from
-    docs_dir (unknown here: the nearest folder above the file where it matches)."""
+    docs_dir (unknown here: the nearest folder above the file where it matches). Only
+    files inside the rules' reach; a glob looks only through folders inside it."""
     if name.startswith("/"):
         roots: list[Path | None] = [None]
     elif name.startswith(("./", "../")):
@@ -267,9 +289,14 @@ def _markdown_paths(name: str, current: Path) -> list[Path]:
     else:
         roots = [current.parent, *current.parent.parents]
     for root in roots:
+        if root is not None and not rules.may_list(root):
+            continue  # above the repository: nothing there may be opened
         literal = os.path.join(root, name) if root is not None else name
         if os.path.isfile(literal):
-            return [Path(os.path.normpath(literal))]
+            return [Path(os.path.normpath(literal))] if rules.may_open(Path(literal)) else []
+        folder = _glob_folder(name, root)
+        if folder is None or not rules.may_list(folder):
+            continue
         try:
             from wcmatch import glob as wcglob  # the plugin's glob, where the plugin is
             flags = wcglob.NEGATE | wcglob.EXTGLOB | wcglob.GLOBSTAR | wcglob.BRACE
@@ -277,7 +304,20 @@ def _markdown_paths(name: str, current: Path) -> list[Path]:
                      for p in wcglob.glob(name, flags=flags, root_dir=root)]
         except ImportError:  # pragma: no cover - the plugin needs wcmatch
             found = glob.glob(literal, recursive=True)
-        paths = sorted(Path(os.path.normpath(p)) for p in found if os.path.isfile(p))
+        paths = sorted(Path(os.path.normpath(p)) for p in found
+                       if os.path.isfile(p) and rules.may_open(Path(p)))
         if paths:
             return paths
     return []
+
+
+def _glob_folder(name: str, root: Path | None) -> str | None:
+    """The folder a glob starts looking in (its leading names without a pattern
+    character, joined to ``root``), or None when a ``..`` follows a pattern (it could
+    lead anywhere)."""
+    parts = name.split("/")
+    plain = next((n for n, part in enumerate(parts) if set(part) & set(_GLOB_CHARS)), len(parts))
+    if ".." in parts[plain:]:
+        return None
+    folder = "/".join(parts[:plain]) or ("/" if name.startswith("/") else ".")
+    return os.path.normpath(os.path.join(root, folder) if root is not None else folder)

@@ -20,6 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.page.includes import WrittenRules, rules_for, shown_lines
+from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown, merge_lines
@@ -55,12 +56,13 @@ class Tracker:
         # ranges and sections, include-markdown's markers, mdx_include's [ln:]), read
         # from its source by the same analysis ``build`` makes. pymdownx.snippets,
         # mdx_include and macros resolve base_path and include_dir from the working
-        # folder (``-f`` does not change it), so these rules do too.
+        # folder (``-f`` does not change it), so these rules do too. Of the files a page's
+        # text names, only those its rendering read are opened again (``_reading``).
         self._written: WrittenRules | None = None
         if lines:
             rules = rules_for(config.mdx_configs, config.markdown_extensions,
                               frozenset(config.plugins), Path.cwd(),
-                              docs_dir=Path(config.docs_dir))
+                              docs_dir=Path(config.docs_dir), reach=Reach())
             if rules.in_part:
                 self._written = rules
         # Each integration only where its plugin is in use (imported only then): most
@@ -174,10 +176,17 @@ class Tracker:
             text = Path(source).read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             return
-        for path, lines in shown_lines(text, source, self._written).items():
+        for path, lines in shown_lines(text, source, self._reading(reads)).items():
             if lines is not None and path in reads and path not in whole:
                 reads.discard(path)
                 parts.setdefault(path, []).extend(lines)
+
+    def _reading(self, files: set[str]) -> WrittenRules:
+        """The page-text rules opening only ``files`` (what the rendering read): the
+        tools refuse some files a page names (outside snippets' ``base_path``), and
+        those are never opened here either."""
+        assert self._written is not None
+        return self._written._replace(reach=Reach(files=files))
 
     def listing(self, page: Page, context: dict[str, Any]) -> None:
         """After the blog plugin's ``on_page_context`` (``blog`` only): the posts a
@@ -223,7 +232,7 @@ class Tracker:
             return cached
         files = set(cached.files)
         parts: dict[str, list[tuple[int, int]]] = {p: list(lines) for p, lines in cached.parts}
-        for path, lines in shown_lines(text, source, self._written).items():
+        for path, lines in shown_lines(text, source, self._reading(files)).items():
             if lines is not None and path in files:
                 files.discard(path)
                 parts.setdefault(path, []).extend(lines)

@@ -26,6 +26,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
+from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.standalone.config_files import (
     DEFAULT_FILES,
@@ -102,6 +103,8 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
     settings["plugins"] = []  # the builder's plugins are not ours to load
     settings["site_name"] = str(raw.get("site_name") or "site")  # required, and unused here
     if site_dir is not None:
+        if "\0" in site_dir:  # no folder can be named so (the OS refuses it)
+            raise ConfigError(f"--site-dir {named(site_dir)}: a folder's name holds no NUL byte")
         settings["site_dir"] = os.path.abspath(site_dir)
     config = MkDocsConfig(config_file_path=str(path))
     config.load_dict(settings)
@@ -110,6 +113,9 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
     if errors:
         name, reason = errors[0]
         raise ConfigError(f"Config value '{name}': {reason}")
+    if "\0" in str(config["site_dir"]):  # docs_dir's own check refuses it already
+        raise ConfigError(f"Config value 'site_dir': {named(str(config['site_dir']))} holds "
+                          "a NUL byte, which no folder's name can")
     read = read_extensions(extensions)
     config["markdown_extensions"] = read.names
     config["mdx_configs"] = read.configs

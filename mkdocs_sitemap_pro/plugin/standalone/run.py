@@ -37,6 +37,7 @@ from mkdocs_sitemap_pro.plugin.config import (
 )
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
+from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     rules_for,
@@ -243,8 +244,12 @@ def _dependencies(site: SiteConfig, files: Files,
         return None
     config = site.mkdocs
     project = project_folder(config)  # where the builder is taken to have run
+    # A page's includes are opened only inside the repository (what lies outside dates
+    # nothing); with no repository, none is.
+    top = git.top if git is not None else None
     rules = rules_for(config.mdx_configs, config.markdown_extensions, site.plugins, project,
-                      site.plugin_options, Path(config.docs_dir))
+                      site.plugin_options, Path(config.docs_dir),
+                      reach=Reach(folders=[top] if top is not None else []))
     shown: dict[str, frozenset[str]] = {}
     parts: dict[str, tuple[tuple[str, Lines], ...]] = {}
     by_url: dict[str, File] = {}
