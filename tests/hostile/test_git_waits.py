@@ -19,38 +19,9 @@ import time
 from pathlib import Path
 
 from tests.support.dates import D1, D2
-from tests.support.git import git_env
+from tests.support.git import alive, git_env, hanging_git
 from tests.support.schemas import parse_sitemap
 from tests.support.sites import Site
-
-
-def _hanging(folder: Path, subcommand: str) -> dict[str, str]:
-    """A ``git`` that runs the real one, except ``subcommand``, which hangs (its
-    process ids in ``folder``)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    script = folder / "git"
-    script.write_text(
-        "#!/bin/sh\n"
-        'for a in "$@"; do\n'
-        f'  if [ "$a" = {subcommand} ]; then\n'
-        f'    sleep 600 & echo $! > "{folder}/sleep.pid"; wait\n'
-        "    exit 1\n"
-        "  fi\n"
-        "done\n"
-        f'exec "{real}" "$@"\n'
-    )
-    script.chmod(0o755)
-    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
-
-
-def _alive(pid_file: Path) -> bool:
-    try:
-        with open(f"/proc/{int(pid_file.read_text())}/status") as status:
-            return "State:\tZ" not in status.read()
-    except FileNotFoundError:
-        return False
 
 
 def _site(site: Site, **options: object) -> None:
@@ -97,7 +68,7 @@ def test_a_git_rev_parse_that_never_answers_is_said_and_stopped_within_30_s(site
     """The default git_timeout (300 s): the query is stopped long before it."""
     _site(site)
     folder = tmp_path / "hang"
-    lines, status = _build(site, _hanging(folder, "rev-parse"), limit=60)
+    lines, status = _build(site, hanging_git(folder, "rev-parse"), limit=60)
     assert status == 0, lines
     said = [(when, text) for when, text in lines if "waiting for git" in text]
     assert len(said) == 1, lines
@@ -111,14 +82,14 @@ def test_a_git_rev_parse_that_never_answers_is_said_and_stopped_within_30_s(site
     assert lines[-1][0] < 45, lines
     assert _lastmods(site) == {"2025-01-01T00:00:00+00:00"}
     time.sleep(0.2)
-    assert not _alive(folder / "sleep.pid")
+    assert not alive(folder / "sleep.pid")
 
 
 def test_a_long_git_log_is_said_with_the_option_that_bounds_it(site, tmp_path):
     """A walk gets the whole git_timeout, and is said after 10 s of it."""
     _site(site, git_timeout=13)
     folder = tmp_path / "hang"
-    lines, status = _build(site, _hanging(folder, "log"), limit=40)
+    lines, status = _build(site, hanging_git(folder, "log"), limit=40)
     assert status == 0, lines
     said = [(when, text) for when, text in lines if "waiting for git" in text]
     assert len(said) == 1, lines
@@ -130,7 +101,7 @@ def test_a_long_git_log_is_said_with_the_option_that_bounds_it(site, tmp_path):
     assert "raise git_timeout" in warnings[0], warnings
     assert _lastmods(site) == {"2025-01-01T00:00:00+00:00"}
     time.sleep(0.2)
-    assert not _alive(folder / "sleep.pid")
+    assert not alive(folder / "sleep.pid")
 
 
 def test_versions_with_a_git_that_never_answers_stops_within_30_s(site, tmp_path):
@@ -140,11 +111,11 @@ def test_versions_with_a_git_that_never_answers_stops_within_30_s(site, tmp_path
     folder = tmp_path / "hang"
     start = time.monotonic()
     result = subprocess.run([sys.executable, "-m", "mkdocs_sitemap_pro", "versions"],
-                            cwd=site.root, env=git_env(_hanging(folder, "rev-parse")),
+                            cwd=site.root, env=git_env(hanging_git(folder, "rev-parse")),
                             capture_output=True, text=True, timeout=90)
     assert result.returncode == 2, result.stderr
     assert time.monotonic() - start < 45
     assert "Traceback" not in result.stderr
     assert "git rev-parse did not answer within 30 s" in result.stderr, result.stderr
     time.sleep(0.2)
-    assert not _alive(folder / "sleep.pid")
+    assert not alive(folder / "sleep.pid")

@@ -12,25 +12,9 @@ from __future__ import annotations
 import json
 import logging
 
+from tests.hostile.test_cache_trust import CACHE, _dates, _site
 from tests.support.dates import D1, D2, D3, utc
 from tests.support.sites import SITE_URL, Built, Site
-
-CACHE = ".cache/plugin/sitemap-pro"
-
-
-def _site(site: Site) -> Site:
-    site.set_options()
-    site.page("index.md", "# Home\n")
-    site.page("a.md", "# A\n")
-    site.commit("first", D1)
-    site.page("a.md", "# A\n\nMore.\n")
-    site.commit("second", D2)
-    return site
-
-
-def _dates(built: Built) -> dict[str, str]:
-    assert built.error is None, repr(built.error)
-    return {loc: fields.get("lastmod", "") for loc, fields in built.sitemap().items()}
 
 
 def _repoint(site: Site) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.dates import D1, D2, day, utc
-from tests.support.git import git_date, git_env
+from tests.support.git import alive, git_date, git_env, hanging_git
 from tests.support.git_calls import GitCalls, subcommand
 from tests.support.signals import default_signals
 from tests.support.sites import SITE_URL, Site
@@ -110,37 +110,12 @@ def test_a_damaged_map_is_walked_again(site: Site) -> None:
 
 
 def _hanging_git(folder: Path) -> tuple[dict[str, str], Path]:
-    """A ``git`` that runs the real one, except ``git log``, which hangs (and says its
-    process ids in ``folder``)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-    script = folder / "git"
-    script.write_text(
-        "#!/bin/sh\n"
-        'for a in "$@"; do\n'
-        '  if [ "$a" = log ]; then\n'
-        f'    echo $$ > "{folder}/log.pid"; sleep 600 & echo $! > "{folder}/sleep.pid"; wait\n'
-        "    exit 1\n"
-        "  fi\n"
-        "done\n"
-        f'exec "{real}" "$@"\n'
-    )
-    script.chmod(0o755)
-    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}, folder
-
-
-def _alive(pid_file: Path) -> bool:
-    pid = int(pid_file.read_text())
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            return "State:\tZ" not in status.read()
-    except FileNotFoundError:
-        return False
+    """A ``git`` whose ``git log`` hangs (its process ids in ``folder``)."""
+    return hanging_git(folder, "log"), folder
 
 
 def _end(folder: Path) -> None:
-    for name in ("sleep.pid", "log.pid"):
+    for name in ("sleep.pid", "git.pid"):
         path = folder / name
         if path.exists():
             try:
@@ -165,7 +140,7 @@ def test_git_timeout_ends_a_hanging_git_and_the_build_goes_on(
         assert len(warnings) == 1 and "within 1" in warnings[0] and "git_timeout" in warnings[0], warnings
         urls = built.sitemap()
         assert {u["lastmod"] for u in urls.values()} == {"2025-01-01T00:00:00+00:00"}
-        assert not _alive(folder / "sleep.pid") and not _alive(folder / "log.pid")
+        assert not alive(folder / "sleep.pid") and not alive(folder / "git.pid")
         assert site.build(strict=True, env=env).error is not None  # --strict fails
         assert not (site.root / ".cache/plugin/sitemap-pro/history.json").exists()
     finally:
@@ -192,7 +167,7 @@ def test_a_signal_ends_the_build_and_git_at_once(
         proc.wait(timeout=10)
         assert proc.returncode != 0
         time.sleep(0.2)
-        assert not _alive(folder / "sleep.pid") and not _alive(folder / "log.pid")
+        assert not alive(folder / "sleep.pid") and not alive(folder / "git.pid")
     finally:
         proc.kill()
         proc.wait()

@@ -150,3 +150,34 @@ def tracked(top: Path) -> list[str]:
         cwd=top, env=git_env(), capture_output=True, check=True,
     ).stdout.decode()
     return [name for name in out.split("\0") if name]
+
+
+def hanging_git(folder: Path, subcommand: str) -> dict[str, str]:
+    """The environment of a ``git`` (written into ``folder``) that runs the real one,
+    except ``subcommand``, which hangs: the hanging shell's process id in
+    ``folder/git.pid``, its ``sleep``'s in ``folder/sleep.pid``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    script = folder / "git"
+    script.write_text(
+        "#!/bin/sh\n"
+        'for a in "$@"; do\n'
+        f'  if [ "$a" = {subcommand} ]; then\n'
+        f'    echo $$ > "{folder}/git.pid"; sleep 600 & echo $! > "{folder}/sleep.pid"; wait\n'
+        "    exit 1\n"
+        "  fi\n"
+        "done\n"
+        f'exec "{real}" "$@"\n'
+    )
+    script.chmod(0o755)
+    return {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
+
+
+def alive(pid_file: Path) -> bool:
+    """Whether the process whose id ``pid_file`` holds still runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{int(pid_file.read_text())}/status") as status:
+            return "State:\tZ" not in status.read()
+    except FileNotFoundError:
+        return False
