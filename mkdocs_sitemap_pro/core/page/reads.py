@@ -31,11 +31,14 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from types import FrameType
+from typing import Any, TypeVar
 
 from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
-__all__ = ["Exclusions", "Observer", "by_import_system"]
+__all__ = ["Exclusions", "Observer", "watch_reads"]
+
+_Owner = TypeVar("_Owner")
 
 _WRITE_MODES = frozenset("wax+")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
@@ -64,7 +67,7 @@ class Observer:
         self._reads: set[str] | None = None
         self._thread = 0
         self._suspended = 0
-        sys.addaudithook(_hook_for(weakref.ref(self)))
+        watch_reads(self, Observer._listening, Observer._seen)
 
     @property
     def watching(self) -> bool:
@@ -94,18 +97,14 @@ class Observer:
         """This observer is done: nothing more is recorded (its hook stays, idle)."""
         self._reads = None
 
-    def _seen(self, path: object, mode: object, flags: object) -> None:
+    def _listening(self) -> bool:
+        """Whether a page's window is open, in this thread, and not suspended."""
+        return (self._reads is not None and not self._suspended
+                and threading.get_ident() == self._thread)
+
+    def _seen(self, path: object, caller: FrameType) -> None:
         reads = self._reads
-        if reads is None or self._suspended or threading.get_ident() != self._thread:
-            return
-        if isinstance(mode, str):
-            if not _WRITE_MODES.isdisjoint(mode):
-                return
-        elif isinstance(flags, int) and flags & _WRITE_FLAGS:  # os.open: flags, no mode
-            return
-        if isinstance(path, int):  # a file descriptor: nothing to date
-            return
-        if by_import_system(sys._getframe(2)):  # 0: here, 1: the hook, 2: open's caller
+        if reads is None:
             return
         text = os.fsdecode(os.fspath(path))  # type: ignore[call-overload]
         # Relative to the working folder at the time of the call, as open() took it. Most
@@ -118,7 +117,7 @@ class Observer:
         reads.add(text)
 
 
-def by_import_system(caller: Any) -> bool:
+def _by_import_system(caller: Any) -> bool:
     """Whether the function that called ``open`` (``caller``, a frame), and the one that
     called it, are the import system's: a module being imported, not a file being read."""
     outer = caller.f_back
@@ -127,22 +126,39 @@ def by_import_system(caller: Any) -> bool:
             and outer.f_code.co_name != "get_source")
 
 
-def _hook_for(ref: weakref.ReferenceType[Observer]) -> Callable[[str, tuple[Any, ...]], None]:
-    """The audit hook of one observer; it holds the observer weakly (it outlives it)."""
+def watch_reads(owner: _Owner, listening: Callable[[_Owner], bool],
+                read: Callable[[_Owner, object, FrameType], None]) -> None:
+    """Tell ``owner`` of each file the process opens for reading while
+    ``listening(owner)``: the path as ``open`` took it, and the frame of ``open``'s caller.
+    Writes, file descriptors and the import system's reads are not told.
+
+    One audit hook per owner (a hook can never be removed): it holds ``owner`` weakly,
+    is called for every audit event of the process, so returns at once for the others,
+    and never raises into the caller's ``open()``."""
+    ref = weakref.ref(owner)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        # Called for every audit event of the process: cheap, and never raises.
         if event != "open":
             return
-        observer = ref()
-        if observer is None or observer._reads is None:
+        target = ref()
+        if target is None or not listening(target):
             return
         try:
-            observer._seen(*args)
+            path, mode, flags = args
+            if isinstance(mode, str):
+                if not _WRITE_MODES.isdisjoint(mode):
+                    return
+            elif isinstance(flags, int) and flags & _WRITE_FLAGS:  # os.open: flags, no mode
+                return
+            if isinstance(path, int):  # a file descriptor: nothing to date
+                return
+            caller = sys._getframe(1)  # 0: this hook, 1: open's caller
+            if not _by_import_system(caller):
+                read(target, path, caller)
         except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
             pass
 
-    return hook
+    sys.addaudithook(hook)
 
 
 class Exclusions:

@@ -31,12 +31,11 @@ import os
 import site
 import sys
 import sysconfig
-import weakref
 from collections.abc import Callable, Iterator
 from types import FrameType, ModuleType
 from typing import Any
 
-from mkdocs_sitemap_pro.core.page.reads import by_import_system
+from mkdocs_sitemap_pro.core.page.reads import watch_reads
 
 __all__ = ["EVENTS", "Rewriters"]
 
@@ -47,8 +46,6 @@ _OURS = __name__.partition(".")[0]  # this package's handlers rewrite nothing
 # This package's folder: what it reads while a site loads is not the site's code's.
 _OUR_FOLDER = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "")
-_WRITE_MODES = frozenset("wax+")
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR
 _PYCACHE = f"{os.sep}__pycache__{os.sep}"
 _UNKNOWN = object()
 
@@ -70,7 +67,7 @@ class Rewriters:
         self._loaded_reads: dict[str, set[str]] = {}
         self._own_files: dict[str, str | None] = {}  # a frame's file -> its real path, if own
         self.loading = True
-        sys.addaudithook(_hook_for(weakref.ref(self)))
+        watch_reads(self, lambda rewriters: rewriters.loading, Rewriters._read_while_loading)
 
     def loaded(self) -> None:
         """A build's config is loaded (``on_config``): its hooks and plugins are too."""
@@ -139,19 +136,9 @@ class Rewriters:
         path = self._own(module)
         return None if path is None else (path, module)
 
-    def _read_while_loading(self, path: object, mode: object, flags: object) -> None:
-        """An ``open`` audit event while code loads: kept by each own code file on the
-        stack, unless it was the import system's or a write."""
-        if isinstance(mode, str):
-            if not _WRITE_MODES.isdisjoint(mode):
-                return
-        elif isinstance(flags, int) and flags & _WRITE_FLAGS:
-            return
-        if isinstance(path, int):
-            return
-        frame: FrameType | None = sys._getframe(2)  # 0: here, 1: the hook, 2: open's caller
-        if by_import_system(frame):
-            return
+    def _read_while_loading(self, path: object, caller: FrameType) -> None:
+        """A file read while code loads: kept by each own code file on the stack."""
+        frame: FrameType | None = caller
         text = ""
         while frame is not None:
             code = self._own_frame(frame.f_code.co_filename)
@@ -224,23 +211,6 @@ class _Watched:
         if result is not None and result is not item and result != item:
             self.rewriters._pending[self.code] = self.module
         return result
-
-
-def _hook_for(ref: weakref.ReferenceType[Rewriters]) -> Callable[[str, tuple[Any, ...]], None]:
-    """The audit hook of one ``Rewriters``, held weakly; idle but while code loads."""
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event != "open":
-            return
-        rewriters = ref()
-        if rewriters is None or not rewriters.loading:
-            return
-        try:
-            rewriters._read_while_loading(*args)
-        except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
-            pass
-
-    return hook
 
 
 def _is_module(value: object) -> bool:
