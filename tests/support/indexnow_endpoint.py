@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.web_server import serving
+
 
 @dataclass
 class Received:
@@ -57,14 +59,6 @@ def endpoint(statuses: Sequence[int] = (200,), delay: float = 0.0) -> Iterator[E
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/indexnow"
-    try:
+    with serving(Handler) as root:
+        state.url = root + "indexnow"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)

@@ -100,15 +100,27 @@ def web(routes: Mapping[str, Reply] | None = None, *, trickle: bool = False,
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    try:
+        with serving(Handler) as root:
+            state.url = root
+            yield state
+    finally:
+        stop.set()  # first, so that a trickling answer lets the server shut down
+
+
+@contextmanager
+def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on 127.0.0.1 (a free port) in threads while the block runs;
+    the block gets the server's root URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
-        yield state
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
     finally:
-        stop.set()
         server.shutdown()
+        server.server_close()
+        thread.join(5)
         server.server_close()
         thread.join(5)
