@@ -12,6 +12,7 @@ and the one maker of ``<lastmod>`` texts, so the text it shows is the one writte
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,25 +22,28 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
+from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, page_key
+from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
+from mkdocs_sitemap_pro.core.page.fingerprint import CONVERTED, Method, fingerprint
 from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
-from mkdocs_sitemap_pro.plugin.dating import Dater
+from mkdocs_sitemap_pro.plugin.dating import Dater, Lastmod, Rendered
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
-from mkdocs_sitemap_pro.plugin.integrations import i18n
+from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
-from mkdocs_sitemap_pro.plugin.pages import PageCollector
+from mkdocs_sitemap_pro.plugin.pages import PageCollector, SitemapPage
 from mkdocs_sitemap_pro.plugin.report import log
 
 if TYPE_CHECKING:  # the pipeline takes a Build; a Build only keeps its parts (serve)
@@ -84,6 +88,12 @@ class Build:
         # A page's heading read from the HTML another builder wrote (`build`): a feed's
         # titles then need none of the site's Markdown extensions.
         self.heading_of: HeadingOf | None = None
+        # What each page rendered (by src_uri), for the manifest and the next deploy;
+        # None where no deploy follows (`mkdocs serve`, neither manifest nor previous).
+        self.fingerprints: dict[str, str] | None = (
+            {} if (options.manifest or options.previous) and not serving else None)
+        self.fingerprint_method: Method = CONVERTED  # `build`: the built pages' content
+        self.last_deploy: LastDeploy | None = None  # what the last deploy's pages rendered
 
     @property
     def files(self) -> Files:
@@ -117,10 +127,12 @@ class Build:
             self.tracker.from_cache(files)
 
     def history_read(self, history: GitHistory, options: HistoryOptions,
-                     lines: LineDateStore | None) -> None:
+                     lines: LineDateStore | None, last_deploy: LastDeploy | None = None) -> None:
         """``on_env``, with git: the history, untracked copies dated by their tracked
-        twins, and (``dependencies: lines``) the lines of files shown in part."""
+        twins, (``dependencies: lines``) the lines of files shown in part, and what the
+        last deploy's pages rendered (``previous``)."""
         self.history = history
+        self.last_deploy = last_deploy
         shown = self.tracker.shown if self.tracker is not None else {}
         copies = date_copies(history, page_sources(self.files), shown,
                              self.options.git_timeout)
@@ -135,6 +147,8 @@ class Build:
         once, so the date it shows is its sitemap entry's."""
         if self.tracker is not None and self.tracker.blog:
             self.tracker.listing(page, context)
+        if self.fingerprints is not None:  # what the reader gets, before it is dated
+            self.fingerprints[page.file.src_uri] = fingerprint(_rendered(page, context))
         listed = self.collector.candidate(page.file)
         if listed is not None and self.page_dates is not None and self._dater is not None:
             self.page_dates.show(page, self._dater.date(listed).when)
@@ -182,5 +196,46 @@ class Build:
                 dependencies=self.dependencies,
                 page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
                 detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
+                rendered=Rendered(self.last_deploy, self.fingerprint_method, self.fingerprints,
+                                  self.page_key)
+                if self.last_deploy is not None and self.fingerprints is not None else None,
             )
         return self._dater
+
+    @functools.cached_property
+    def site(self) -> SiteUrl:
+        """Where the sitemap's URLs lie (a version's folder under mike)."""
+        return mike.listed_under(self.config)
+
+    def page_key(self, page: SitemapPage) -> str:
+        """The page's key in a manifest: its URL relative to where the sitemap's lie."""
+        site = self.site
+        return page_key(site.join(page.url)[len(site.url):])
+
+    def rendered_pages(self, pages: Sequence[SitemapPage],
+                       lastmods: dict[str, Lastmod]) -> dict[str, tuple[str, dt.datetime | None]]:
+        """For the manifest: each listed page's fingerprint and lastmod, by its key."""
+        fingerprints = self.fingerprints or {}
+        recorded: dict[str, tuple[str, dt.datetime | None]] = {}
+        for page in pages:
+            found = fingerprints.get(page.src_uri)
+            if found is not None:
+                recorded[self.page_key(page)] = (found, _instant(lastmods.get(page.src_uri)))
+        return recorded
+
+
+def _rendered(page: Page, context: dict[str, Any]) -> list[str]:
+    """What the reader gets of a page as its template renders: its title, its tags, its
+    content after every plugin, and the excerpts of the posts it lists (Material's blog
+    renders them into the template, not the content)."""
+    parts = [str(page.title or ""), str(page.meta.get("tags") or ""), page.content or ""]
+    for post in context.get("posts") or ():
+        parts.append(str(getattr(post, "content", "") or ""))
+    return parts
+
+
+def _instant(when: Lastmod) -> dt.datetime | None:
+    """A lastmod as the instant a manifest records (a plain date: its midnight, UTC)."""
+    if when is None or isinstance(when, dt.datetime):
+        return when
+    return dt.datetime(when.year, when.month, when.day, tzinfo=dt.timezone.utc)

@@ -30,6 +30,7 @@ from mkdocs_sitemap_pro.core.git import (
     read_ignore_revs_file,
     read_map,
 )
+from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
@@ -76,6 +77,10 @@ class BuildHistory:
         self._dated: HistoryMap | None = None  # the result, with dates carried (previous)
         self._said: list[tuple[int, str]] = []  # (level, message) from the thread, to log
         self._known: HistoryMap | None = None  # the last good map, for the next build
+        # The last deploy's manifest (``previous``), read once for the builds of one
+        # HEAD (static-i18n builds a site once a language), by where it is.
+        self._previous: tuple[tuple[str, str], deploys.Previous] | None = None
+        self.last_deploy: LastDeploy | None = None  # its pages, for this build (after dates())
         self.options = HistoryOptions()  # the rule options of the walk under way
 
     def start(self, config: MkDocsConfig, options: SitemapProConfig) -> None:
@@ -96,6 +101,7 @@ class BuildHistory:
         self._processes = GitProcesses(options.git_timeout, notice=log.info)
         self._signals_back = self._processes.end_on_signals()
         self._result = self._dated = None
+        self.last_deploy = None
         self._said = [(logging.WARNING, message) for message in said]
         steps = _Steps(options.fetch_history == "auto",
                        deploys.previous_location(config, options), options.previous == "auto",
@@ -139,21 +145,40 @@ class BuildHistory:
             if why is not None:
                 log.debug(f"the history map could not be kept: {why}")
         self._result = self._dated = result
-        if steps.previous is not None and result.key is not None and result.key.boundary:
+        if steps.previous is not None and result.key is not None:
             try:
-                carried = deploys.carry_previous(result, steps.previous, steps.filename,
-                                                 processes, steps.auto)
-            except GitTimeout:  # the bound's commit dates: carry nothing rather than wait
-                carried = deploys.Carry(result)
+                self._with_previous(result, steps, processes, tried)
+            except GitTimeout:  # the commits' dates: keep and carry nothing rather than wait
+                self._said.append((logging.WARNING, "previous: git did not answer in time, "
+                                   "so no date was kept from the last deploy"))
+        if tried:
+            self._dated = _advised(self._dated or result, frozenset(tried))
+
+    def _with_previous(self, result: HistoryMap, steps: _Steps, processes: GitProcesses,
+                       tried: set[str]) -> None:
+        """The last deploy's manifest: its pages for the rule of later deploys, and in a
+        shallow clone its dates for the files beyond the boundary."""
+        assert steps.previous is not None and result.key is not None
+        where = (steps.previous, result.key.head)
+        again = self._previous is not None and self._previous[0] == where
+        if self._previous is not None and again:
+            previous = self._previous[1]  # another language of the same site and HEAD
+        else:
+            previous = deploys.read_previous(steps.previous, steps.filename, steps.auto)
+            self._previous = (where, previous)
+        if result.key.boundary:
+            carried = deploys.carry_previous(result, previous, processes)
             self._dated = carried.history
-            if carried.info:
-                self._said.append((logging.INFO, carried.info))
-            if carried.warning:
-                self._said.append((logging.WARNING, carried.warning))
+            said = (carried.info, carried.warning)
             if carried.info == "":
                 tried.add("previous")
-        if tried:
-            self._dated = _advised(self._dated, frozenset(tried))
+        else:  # said once for all the languages of a site
+            said = deploys.previous_said(previous) if not again else ("", "")
+        if said[0]:
+            self._said.append((logging.INFO, said[0]))
+        if said[1]:
+            self._said.append((logging.WARNING, said[1]))
+        self.last_deploy = deploys.last_deploy(previous, result, processes)
 
     def _fetch(self, folder: Path, processes: GitProcesses) -> bool:
         """``fetch_history: auto``: deepen a shallow clone, within ``git_timeout``; the

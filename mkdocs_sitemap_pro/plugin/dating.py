@@ -11,9 +11,10 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
+from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy, later_date
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, decide, describe_parts, newer
@@ -45,6 +46,20 @@ class PageDate(NamedTuple):
     by: str = ""  # "an included file" or "listed posts", when not its own source
     decider: str = ""  # the included file that decided it
     notes: tuple[str, ...] = ()  # DEBUG detail
+    # "kept" (what it renders is the last deploy's: that deploy's date) or "redated"
+    # (what it renders changed, no source it shows did: the commit's date); else ''.
+    later: str = ""
+
+
+class Rendered(NamedTuple):
+    """What the pages of this build rendered, for the rule of later deploys: the last
+    deploy, the way fingerprints are made, each page's fingerprint so far (by src_uri,
+    filled as pages render) and each page's key in a manifest."""
+
+    deploy: LastDeploy
+    method: str
+    fingerprints: Mapping[str, str]
+    key_of: Callable[[SitemapPage], str]
 
 
 _BEING_DATED = PageDate(None)
@@ -63,6 +78,8 @@ class Dating:
         self.by: Counter[str] = Counter()
         self.deciders: Counter[str] = Counter()  # file -> pages it dated
         self.notes: list[tuple[str, str]] = []  # (src_uri, DEBUG detail)
+        # Pages the last deploy's manifest decided: "kept", "redated" -> count.
+        self.later: Counter[str] = Counter()
 
 
 class Dater:
@@ -83,23 +100,38 @@ class Dater:
         dependencies: Dependencies | None = None,
         page_of: Callable[[str], SitemapPage | None] | None = None,
         detail: bool = True,
+        rendered: Rendered | None = None,
     ) -> None:
         self._mode, self._fallback = mode, fallback
         self._detail = detail  # say how each page was dated (DEBUG notes)
         self.history, self._build_time = history, build_time
         self.dependencies = dependencies if mode == "git" and history is not None else None
         self._page_of = page_of
+        self._rendered = rendered
         self._dates: dict[str, PageDate] = {}
+        self._final: dict[str, PageDate] = {}  # dates the last deploy's pages decided
         # Shared dates of pages dated by their own source (see _by_own_source).
         self._shared: dict[tuple[Lastmod, dt.timedelta | None], PageDate] = {}
 
     def date(self, page: SitemapPage) -> PageDate:
-        """The page's lastmod (the same answer every time it is asked in a build)."""
+        """The page's lastmod (the same answer every time it is asked in a build, once
+        what it renders is known)."""
         known = self._dates.get(page.src_uri)
         if known is None:
             self._dates[page.src_uri] = _BEING_DATED  # a listing that lists itself
             known = self._dates[page.src_uri] = self._date(page)
-        return known
+        rendered = self._rendered
+        if rendered is None or known.source == "front matter" or known is _BEING_DATED:
+            return known
+        final = self._final.get(page.src_uri)
+        if final is None:
+            fingerprint = rendered.fingerprints.get(page.src_uri)
+            if fingerprint is None:  # not rendered yet: its date by what it shows, for now
+                return known
+            final = self._final[page.src_uri] = _later(
+                known, *later_date(rendered.deploy, rendered.method, rendered.key_of(page),
+                                   fingerprint, known.when))
+        return final
 
     def _date(self, page: SitemapPage) -> PageDate:
         if page.settings.lastmod is not None:  # front matter wins over anything derived
@@ -204,6 +236,21 @@ class Dater:
         return PageDate(own, "git", notes=tuple(notes))
 
 
+def _later(found: PageDate, when: Lastmod, verdict: str) -> PageDate:
+    """``found`` as the last deploy's pages decide it."""
+    if verdict == "kept":
+        if when == found.when:  # git agrees: nothing was held back
+            return found
+        return PageDate(when, found.source or "git", later="kept", notes=(
+            f"kept the last deploy's date, not {found.when}: what it renders is "
+            "unchanged since",))
+    if verdict == "redated":
+        return PageDate(when, "git", later="redated", notes=(
+            "dated by the commit being built: what it renders changed since the last "
+            "deploy, and no source it shows did",))
+    return found
+
+
 def date_pages(pages: Sequence[SitemapPage], dater: Dater) -> Dating:
     """The dates of the listed pages, summed up (pages dated earlier keep their date)."""
     dating = Dating()
@@ -236,6 +283,8 @@ def date_pages(pages: Sequence[SitemapPage], dater: Dater) -> Dating:
                 dating.deciders[found.decider] += 1
         if found.notes:
             dating.notes.extend((src_uri, note) for note in found.notes)
+        if found.later:
+            dating.later[found.later] += 1
     return dating
 
 
@@ -272,4 +321,5 @@ def merge_datings(datings: Sequence[Dating]) -> Dating:
         merged.by.update(dating.by)
         merged.deciders.update(dating.deciders)
         merged.notes.extend(dating.notes)
+        merged.later.update(dating.later)
     return merged

@@ -2,12 +2,15 @@
 
 ``write_manifest`` publishes ``<stem>.manifest.json`` beside the entry sitemap (option
 ``manifest``): every file that dated a listed page, by hashed path, with its content's
-object id and its date. ``carry_previous`` reads the manifest named by ``previous`` (a
-path, an ``http(s)`` URL, or ``auto``: the one published at the site's URL) when the
-clone is shallow, and dates the files whose change lies beyond its boundary (see
-``core.deploy.manifest``). Any trouble reading it is one WARNING and changes no date, except
-for ``auto`` on a first deploy (HTTP 404: nothing published yet): an INFO, and the files
-beyond the boundary are dated by the clone's oldest commit, as files new since are.
+object id and its date; and every listed page, by hashed URL, with the fingerprint of
+what it rendered and its lastmod. ``read_previous`` reads the manifest named by
+``previous`` (a path, an ``http(s)`` URL, or ``auto``: the one published at the site's
+URL) once a build: its pages keep their dates while what they render is unchanged
+(``core.deploy.rendered``), and in a shallow clone ``carry_previous`` dates the files
+whose change lies beyond its boundary (see ``core.deploy.manifest``). Any trouble
+reading it is one WARNING and changes no date, except for ``auto`` on a first deploy
+(HTTP 404: nothing published yet): an INFO, and the files beyond the boundary are dated
+by the clone's oldest commit, as files new since are.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
     MAX_BYTES,
     Manifest,
     ManifestError,
+    RenderedPages,
     carry,
     manifest_chunks,
     manifest_name,
@@ -36,6 +40,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
     path_key,
     path_keys,
 )
+from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.core.words import named
@@ -43,7 +48,8 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
-__all__ = ["Carry", "carry_previous", "previous_location", "write_manifest"]
+__all__ = ["Carry", "Previous", "carry_previous", "last_deploy", "previous_location",
+           "read_previous", "write_manifest"]
 
 #: Seconds the whole fetch of the last deploy's manifest over HTTP(S) may take.
 FETCH_TIMEOUT = 20.0
@@ -71,43 +77,90 @@ def previous_location(config: MkDocsConfig, options: SitemapProConfig) -> str | 
     return site.join(manifest_name(options.filename))
 
 
-def carry_previous(history: HistoryMap, location: str, filename: str,
-                   processes: GitProcesses | None = None, auto: bool = False) -> Carry:
+class Previous(NamedTuple):
+    """The last deploy's manifest as read (None: none could be had), whether this is a
+    first deploy (``auto``, nothing published yet), and where it was (credentials hidden)."""
+
+    manifest: Manifest | None
+    first: bool
+    location: str
+    trouble: str = ""  # why it could not be had, when it could not
+
+
+def read_previous(location: str, filename: str, auto: bool = False) -> Previous:
+    """The manifest at ``location``. ``auto``: ``location`` is where the site publishes
+    it, so an HTTP 404 there means no deploy yet (``first``), not trouble."""
+    read = _read(location, filename)
+    shown = redact_credentials(location)  # what a message may say of it
+    if isinstance(read, Manifest):
+        return Previous(read, False, shown)
+    if auto and isinstance(read, _NotPublished):
+        return Previous(None, True, shown)
+    return Previous(None, False, shown, redact_credentials(read))
+
+
+def previous_said(previous: Previous) -> tuple[str, str]:
+    """What a build with a complete history says of the last deploy's manifest: an INFO
+    line, or a WARNING when it could not be had (each '' when none)."""
+    if previous.first:
+        return (f"previous: no earlier deploy ({previous.location}: HTTP 404), so this is "
+                "the first: pages are dated by what they show"), ""
+    if previous.manifest is None:
+        return "", f"previous: {previous.trouble}; no date was kept from it"
+    rendered = previous.manifest.rendered
+    if rendered is None:
+        return (f"previous: the manifest at {previous.location} records no page (made by an "
+                "earlier version): pages are dated by what they show"), ""
+    return (f"previous: the last deploy ({previous.location}, commit "
+            f"{previous.manifest.commit[:12]}) recorded {len(rendered.pages):,} pages: each "
+            "keeps its date while what it renders is unchanged"), ""
+
+
+def last_deploy(previous: Previous, history: HistoryMap,
+                processes: GitProcesses | None = None) -> LastDeploy | None:
+    """The last deploy's pages for the rule of later deploys, with the date of the
+    commit being built (one quick git call); None when it recorded none."""
+    manifest, key = previous.manifest, history.key
+    if manifest is None or manifest.rendered is None or key is None or history.top is None:
+        return None
+    built = newest_commit(history.top, [key.head], key.options.date, processes=processes)
+    return LastDeploy(manifest.rendered, manifest.commit, built)
+
+
+def carry_previous(history: HistoryMap, previous: Previous,
+                   processes: GitProcesses | None = None) -> Carry:
     """``history`` of a shallow clone, with the files beyond its boundary dated by the
-    manifest at ``location`` (or by the clone's newest boundary commit, where their
-    content changed since). ``auto``: ``location`` is where the site publishes it, so
-    an HTTP 404 there means no deploy yet (an INFO, not a warning)."""
+    last deploy's manifest (or by the clone's newest boundary commit, where their
+    content changed since)."""
     key = history.key
     if key is None or not key.boundary or history.top is None:
         return Carry(history)
     mine = key.options
-    previous = _read(location, filename)
-    location = redact_credentials(location)  # what the messages below may say of it
-    first = auto and isinstance(previous, _NotPublished)
-    if first:  # a first deploy: no date published yet, none older than the clone's
-        previous = Manifest(key.head, mine, {})
-    if isinstance(previous, str):
-        return Carry(history, warning=redact_credentials(
-            f"previous: {previous}; no date was carried from it"))
-    if (previous.options.rule, previous.options.date, sorted(previous.options.ignore_commits)) != (
+    location = previous.location
+    found = previous.manifest
+    if found is None and not previous.first:
+        return Carry(history, warning=f"previous: {previous.trouble}; no date was carried from it")
+    if found is None:  # a first deploy: no date published yet, none older than the clone's
+        found = Manifest(key.head, mine, {})
+    if (found.options.rule, found.options.date, sorted(found.options.ignore_commits)) != (
             mine.rule, mine.date, sorted(mine.ignore_commits)):
         return Carry(history, warning=(
             f"previous: the manifest at {location} was made with other date rules "
-            f"(git_history {previous.options.rule}, git_date {previous.options.date}, "
-            f"ignore_commits {list(previous.options.ignore_commits)}), so its dates do not "
+            f"(git_history {found.options.rule}, git_date {found.options.date}, "
+            f"ignore_commits {list(found.options.ignore_commits)}), so its dates do not "
             "hold here; no date was carried from it"))
     bound = newest_commit(history.top, [b.decode("ascii") for b in key.boundary], mine.date,
                           processes=processes)
     if bound is None:
         bound = newest_commit(history.top, [key.head], mine.date, processes=processes)
-    carried = carry(history.changes, history.objects, previous, bound)
-    if first:
+    carried = carry(history.changes, history.objects, found, bound)
+    if previous.first:
         info = (f"previous: no earlier deploy ({location}: HTTP 404), so this is the "
                 "first: dates from this clone's history, a file whose last change is "
                 "older than its oldest commit dated by that commit")
     else:
         info = (f"previous: dates carried from the last deploy ({location}, commit "
-                f"{previous.commit[:12]}): {carried.carried:,} files unchanged since, "
+                f"{found.commit[:12]}): {carried.carried:,} files unchanged since, "
                 f"{carried.changed:,} changed since; files changed since or not in it are "
                 f"dated by the clone's oldest commit")
     # The clone's history is complete now, as far as dates go: its warning is moot.
@@ -150,11 +203,13 @@ def _read(location: str, filename: str) -> Manifest | str:
 
 
 def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
-                   builds: Iterable[tuple[Files, Collection, Dependencies | None]]) -> str | None:
+                   builds: Iterable[tuple[Files, Collection, Dependencies | None]],
+                   rendered: RenderedPages | None = None) -> str | None:
     """Write this build's manifest beside the entry sitemap: every file that dated one
-    of the listed pages (of each language build), and the URLs (relative to site_dir)
-    of built pages left out on purpose; its name, or None when there is no repository
-    to date by (then nothing can be carried)."""
+    of the listed pages (of each language build), the URLs (relative to site_dir)
+    of built pages left out on purpose, and what each listed page rendered
+    (``rendered``); its name, or None when there is no repository to date by (then
+    nothing can be carried)."""
     if history is None or history.key is None:
         return None
     builds = list(builds)
@@ -163,7 +218,7 @@ def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,
     # Made in two steps, so that each one's working set is gone before the next.
     files = _dated_files(history, _dating_names(history, builds))
     manifest = Manifest(history.key.head, history.key.options, files,
-                        frozenset(path_key(url.encode("utf-8")) for url in left_out))
+                        frozenset(path_key(url.encode("utf-8")) for url in left_out), rendered)
     written = manifest_name(filename)
     replace_file(site_dir / written, manifest_chunks(manifest))
     return written

@@ -15,7 +15,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from mkdocs_sitemap_pro.core.deploy.manifest import manifest_name
+from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, manifest_name
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
@@ -84,11 +84,10 @@ def write_sitemap(
     naming it, and the rest is still written.
     """
     config = build.config
-    site = site_url_of(config)
+    site_url_of(config)  # a PluginError naming site_url if it cannot be one
     # Under `mike deploy`, the sitemap lists this version's folder only.
     versioned = mike.version_build(config)
-    if versioned is not None:
-        site = versioned.folder
+    site = mike.listed_under(config)
     parts = [_gather(options, each, versioned) for each in (*earlier, build)]
     dated = merge_datings([part.dated for part in parts])
     report.dating(dated, options.lastmod)
@@ -142,7 +141,8 @@ def write_sitemap(
         builds = (*earlier, build)
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
-                (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)])
+                (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)],
+                _rendered(parts, builds))
         except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
             log.warning(
                 f"cannot write {Path(config.site_dir, manifest_name(options.filename))}: "
@@ -158,6 +158,16 @@ def write_sitemap(
         validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated))
     return written
+
+
+def _rendered(parts: Sequence[Part], builds: Sequence[Build]) -> RenderedPages | None:
+    """What every listed page rendered and the lastmod it got, for the manifest."""
+    if build_fingerprints := [b for b in builds if b.fingerprints is not None]:
+        pages = {}
+        for part, each in zip(parts, builds):
+            pages.update(each.rendered_pages(part.found.pages, part.dated.lastmods))
+        return RenderedPages(build_fingerprints[-1].fingerprint_method, pages)
+    return None
 
 
 def _gather(

@@ -117,7 +117,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
             build.history_read(
                 self._history.dates(), self._history.options,
                 self._tracking.line_dates(config, self.config)
-                if self.config.dependencies == "lines" else None)
+                if self.config.dependencies == "lines" else None,
+                self._history.last_deploy)
         build.dater()
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)

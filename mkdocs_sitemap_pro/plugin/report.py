@@ -115,4 +115,11 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
     for reason, count in dated.omitted.most_common():
         parts.append(f"{count:,} omitted ({reason})")
     lastmods = "; lastmod: " + ", ".join(parts) if parts else ""
+    later = [text for text in (
+        f"{dated.later['kept']:,} kept the last deploy's date (what they render is unchanged)"
+        if dated.later["kept"] else "",
+        f"{dated.later['redated']:,} re-dated by the commit (what they render changed, no "
+        "source they show did)" if dated.later["redated"] else "") if text]
+    if later:
+        lastmods += "; " + ", ".join(later)
     return f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} ({where}){lastmods}"

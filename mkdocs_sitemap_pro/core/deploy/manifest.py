@@ -6,6 +6,11 @@ dated a page the identity of its content (git's object id) and the date it got. 
 are hashed (BLAKE2b, 128 bits, of git's name for the file), so it says nothing the site does not
 already publish; the same commit and options give the same bytes.
 
+Each listed page is recorded too, by a hash of its URL (relative to the site's): the
+fingerprint of what it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got,
+so that the next deploy keeps that date while the page renders the same
+(``core.deploy.rendered``).
+
 A build whose history is cut short (a shallow clone) reads the last published manifest
 and ``carry`` gives each file whose change lies beyond the clone's boundary the date the
 manifest recorded for the same content; a file whose content differs since is dated by
@@ -14,9 +19,11 @@ the newest commit of the clone that can have changed it: never older than the tr
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from json.encoder import encode_basestring_ascii as _string  # what json.dumps writes
 from typing import NamedTuple
@@ -30,6 +37,7 @@ __all__ = [
     "Carried",
     "Manifest",
     "ManifestError",
+    "RenderedPages",
     "carry",
     "manifest_bytes",
     "manifest_chunks",
@@ -37,6 +45,7 @@ __all__ = [
     "parse_manifest",
     "path_key",
     "path_keys",
+    "page_key",
 ]
 
 FORMAT = "mkdocs-sitemap-pro manifest"
@@ -44,6 +53,19 @@ VERSION = 1
 #: The most a manifest may hold when read back (a file or a download): about 300,000 files.
 MAX_BYTES = 32 * 1024 * 1024
 _KEY_BYTES = 16  # 128 bits of BLAKE2b: no two files of a repository collide
+_PAGE_KEY_BYTES = 8  # 64 bits: no two pages of a site collide (a million: 1 in 10^7)
+# A page's record: its fingerprint, then its lastmod in seconds since the epoch (none
+# when it had none), in one string: under 40 bytes a page in all.
+_PAGE_RECORD = re.compile(r"([A-Za-z0-9_-]{11})(0|[1-9][0-9]{0,11})?")
+_PAGE_KEY = re.compile(r"[A-Za-z0-9_-]{11}")
+
+
+class RenderedPages(NamedTuple):
+    """What each listed page rendered (its fingerprint, made by ``method``) and the
+    lastmod it got, by ``page_key`` of its URL."""
+
+    method: str
+    pages: Mapping[str, tuple[str, dt.datetime | None]]
 
 
 class ManifestError(ValueError):
@@ -60,6 +82,7 @@ class Manifest(NamedTuple):
     # Built pages left out of the sitemap on purpose (sitemap: false, noindex in front
     # matter, translation fallbacks...), by hashed URL: ``check`` does not call them unlisted.
     left_out: frozenset[str] = frozenset()
+    rendered: RenderedPages | None = None  # None: made before pages were recorded
 
 
 class Carried(NamedTuple):
@@ -81,6 +104,13 @@ def path_key(name: bytes) -> str:
     """The manifest's key for a file: a hash of git's name for it (its path from the top);
     for a page left out, of its URL relative to the sitemap's folder (``guide/``)."""
     return hashlib.blake2b(name, digest_size=_KEY_BYTES).hexdigest()
+
+
+def page_key(relative_url: str) -> str:
+    """The manifest's key for a listed page: a hash of its normalised URL relative to
+    the site's (``guide/install/``), 11 characters of URL-safe base64."""
+    digest = hashlib.blake2b(relative_url.encode("utf-8"), digest_size=_PAGE_KEY_BYTES).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
 
 
 def path_keys(names: Iterable[bytes]) -> list[str]:
@@ -108,31 +138,51 @@ _FILES_PER_CHUNK = 4096
 def manifest_chunks(manifest: Manifest) -> Iterator[bytes]:
     """``manifest_bytes`` in parts, to be written one after the other.
 
-    The files part (one entry a file HEAD dated, tens of thousands on a large site) is
-    written a few thousand entries at a time, each string escaped as ``json.dumps``
-    escapes it: ``json.dumps`` of the whole holds its text twice (the text and its
-    bytes) and its thousands of small parts while it works, at the build's peak of
-    memory. The same bytes as ``json.dumps(..., sort_keys=True)`` of the whole."""
+    The files and pages parts (one entry a file HEAD dated, or a page listed: tens of
+    thousands on a large site) are written a few thousand entries at a time, each string
+    escaped as ``json.dumps`` escapes it: ``json.dumps`` of the whole holds its text
+    twice (the text and its bytes) and its thousands of small parts while it works, at
+    the build's peak of memory. The same bytes as ``json.dumps(..., sort_keys=True)``."""
     options = manifest.options
-    head = json.dumps({
+    top: dict[str, object] = {
         "commit": manifest.commit,
+        "files": _FILES,
         "format": FORMAT,
         "left_out": sorted(manifest.left_out),
         "options": {"git_date": options.date, "git_history": options.rule,
                     "ignore_commits": sorted(options.ignore_commits)},
         "version": VERSION,
-    }, sort_keys=True, separators=(",", ":"))
-    # "files" sorts between "commit" and "format": placed where sort_keys would put it.
-    at = head.index(',"format":')
-    yield f'{head[:at]},"files":{{'.encode("ascii")
-    listed = manifest.files
-    keys = sorted(listed)
-    for first in range(0, len(keys), _FILES_PER_CHUNK):
-        part = ",".join([
-            f'{_string(key)}:[{_string(listed[key][0])},{int(listed[key][1].timestamp())}]'
-            for key in keys[first:first + _FILES_PER_CHUNK]])
-        yield (part if first == 0 else "," + part).encode("ascii")
-    yield f"}}{head[at:]}\n".encode("ascii")
+    }
+    rendered = manifest.rendered
+    if rendered is not None:
+        top["pages"], top["rendered"] = _PAGES, rendered.method
+    head = json.dumps(top, sort_keys=True, separators=(",", ":"))
+    files = manifest.files
+    pages = rendered.pages if rendered is not None else {}
+    big = {_string(_FILES): (files, lambda value: f"[{_string(value[0])},{int(value[1].timestamp())}]"),
+           _string(_PAGES): (pages, _page_record)}
+    for at, text in enumerate(re.split(f"({re.escape(_string(_FILES))}|{re.escape(_string(_PAGES))})", head)):
+        if at % 2 == 0:
+            yield text.encode("ascii")
+            continue
+        listed, record = big[text]
+        yield b"{"
+        keys = sorted(listed)
+        for first in range(0, len(keys), _FILES_PER_CHUNK):
+            part = ",".join([f"{_string(key)}:{record(listed[key])}"
+                             for key in keys[first:first + _FILES_PER_CHUNK]])
+            yield (part if first == 0 else "," + part).encode("ascii")
+        yield b"}"
+    yield b"\n"
+
+
+# Stand-ins for the big parts in the head, replaced as it is written.
+_FILES, _PAGES = "\x00files", "\x00pages"
+
+
+def _page_record(value: tuple[str, dt.datetime | None]) -> str:
+    fingerprint, when = value
+    return f'"{fingerprint}{int(when.timestamp()) if when is not None else ""}"'
 
 
 def parse_manifest(data: bytes) -> Manifest:
@@ -174,7 +224,29 @@ def parse_manifest(data: bytes) -> Manifest:
     left_out = top.get("left_out", [])
     if not isinstance(left_out, list) or not all(isinstance(k, str) for k in left_out):
         raise ManifestError("its left_out is not a list of keys")
-    return Manifest(commit, rules, read, frozenset(left_out))
+    return Manifest(commit, rules, read, frozenset(left_out), _rendered(top))
+
+
+def _rendered(top: dict[str, object]) -> RenderedPages | None:
+    """The pages part of a manifest read back (None where it has none)."""
+    method, pages = top.get("rendered"), top.get("pages")
+    if method is None and pages is None:
+        return None
+    if not isinstance(method, str) or not isinstance(pages, dict):
+        raise ManifestError("its rendered or pages is not valid")
+    read: dict[str, tuple[str, dt.datetime | None]] = {}
+    for key, value in pages.items():
+        found = _PAGE_RECORD.fullmatch(value) if isinstance(value, str) else None
+        if found is None or not _PAGE_KEY.fullmatch(key):
+            raise ManifestError(f"its page {key!r} is not a fingerprint and a date")
+        seconds = found.group(2)
+        try:
+            when = (dt.datetime.fromtimestamp(int(seconds), dt.timezone.utc)
+                    if seconds is not None else None)
+        except (OverflowError, OSError, ValueError):
+            raise ManifestError(f"its page {key!r} has no valid date") from None
+        read[key] = (found.group(1), when)
+    return RenderedPages(method, read)
 
 
 def carry(changes: Mapping[bytes, LastChange], objects: Mapping[bytes, str],

@@ -43,6 +43,13 @@ def under_mike(config: MkDocsConfig) -> bool:
     return bool(os.environ.get(VERSION_VARIABLE)) or "mike" in config.plugins
 
 
+def listed_under(config: MkDocsConfig) -> SiteUrl:
+    """Where the sitemap's URLs lie: the version's folder under ``mike deploy``, else
+    ``site_url`` (checked already)."""
+    versioned = version_build(config)
+    return versioned.folder if versioned is not None else SiteUrl(config.site_url or "")
+
+
 def version_build(config: MkDocsConfig) -> VersionBuild | None:
     """The version being built under ``mike deploy``, or None outside it."""
     version = os.environ.get(VERSION_VARIABLE)

@@ -16,12 +16,15 @@ from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import CountHandler, get_build_datetime
 
+from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.page.fingerprint import BUILT, content_of, fingerprint
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.words import printable
@@ -154,7 +157,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     builder = BuilderSitemap.read(Path(config.site_dir))
     builder.located(site_url)  # another site's or version's tree: stop before any work
     build_time = get_build_datetime()
-    history = _history(site) if options.lastmod == "git" else (None, None)
+    history = _history(site) if options.lastmod == "git" else _NO_HISTORY
     main, earlier, order = _builds(site, history, build_time)
     main.languages, main.vet = order, builder.vet
     try:
@@ -167,7 +170,19 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     return Outcome(written)
 
 
-def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions | None],
+class _History(NamedTuple):
+    """The git history read for a ``build`` (None: not by git), its rule options, and
+    what the last deploy's pages rendered (``previous``)."""
+
+    git: GitHistory | None
+    rules: HistoryOptions | None
+    last_deploy: LastDeploy | None
+
+
+_NO_HISTORY = _History(None, None, None)
+
+
+def _builds(site: SiteConfig, history: _History,
             build_time: dt.datetime,
             ) -> tuple[Build, list[Build], LanguageOrder | None]:
     """The default language's build, the other languages' builds, and their order:
@@ -198,8 +213,7 @@ def _builds(site: SiteConfig, history: tuple[GitHistory | None, HistoryOptions |
         (lang.language, each.files) for lang, each in zip(languages, earlier)])
 
 
-def _site_build(site: SiteConfig, options: SitemapProConfig,
-                history: tuple[GitHistory | None, HistoryOptions | None],
+def _site_build(site: SiteConfig, options: SitemapProConfig, history: _History,
                 build_time: dt.datetime, skip: Collection[str] = (),
                 moved: tuple[str, str] | None = None,
                 built: BuiltSite | None = None) -> Build:
@@ -209,7 +223,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
     config = site.mkdocs
     built = built if built is not None else read_built_site(config, skip)
     _report_unbuilt(built)
-    git, rules = history
+    git, rules, last_deploy = history
     dependencies = _dependencies(site, built.files, git)
     if git is not None:  # a staged copy of the docs: dated by the tracked files
         dependencies = date_staged(git, built.files, dependencies, options.git_timeout)
@@ -222,7 +236,20 @@ def _site_build(site: SiteConfig, options: SitemapProConfig,
                   collector=PageCollector(options.exclude, build_time, moved=moved))
     build.history, build.dependencies = git, dependencies
     build.heading_of = lambda file: built_heading(file.abs_dest_path)
+    build.last_deploy, build.fingerprint_method = last_deploy, BUILT
+    if build.fingerprints is not None:  # what each page shows, as the builder wrote it
+        for file in built.files.documentation_pages():
+            if (html := _built_html(file.abs_dest_path)) is not None:
+                build.fingerprints[file.src_uri] = fingerprint([content_of(html)])
     return build
+
+
+def _built_html(path: str) -> str | None:
+    """The HTML a builder wrote for a page (None: there is none to read)."""
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _report_unbuilt(built: BuiltSite) -> None:
@@ -374,12 +401,12 @@ def _listed(file: File) -> list[str]:
     return listed_urls(text, file.page.canonical_url or file.url)
 
 
-def _history(site: SiteConfig) -> tuple[GitHistory, HistoryOptions]:
+def _history(site: SiteConfig) -> _History:
     """The history map of the site's repository, as the plugin has it (``cache_dir``),
-    and the rule options it was read by."""
+    the rule options it was read by, and the last deploy's pages (``previous``)."""
     history = BuildHistory()
     history.start(site.mkdocs, site.options)
     try:
-        return history.dates(), history.options
+        return _History(history.dates(), history.options, history.last_deploy)
     finally:
         history.stop()

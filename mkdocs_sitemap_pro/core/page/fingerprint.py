@@ -1,0 +1,120 @@
+"""A fingerprint of what a page renders: equal where a reader sees the same content.
+
+A page's fingerprint is 64 bits of BLAKE2b over its rendered content, normalised so that
+what a browser renders the same hashes the same: every run of whitespace outside
+``<pre>`` and ``<textarea>`` counts as one space (a re-wrapped paragraph, blank lines,
+trailing spaces, CRLF or LF), blanks at the end of a line inside them count as none,
+and the attributes of a tag count in any order. What is
+not the page's content is never part of it: under MkDocs the plugin hashes the content
+MkDocs and every plugin converted (``CONVERTED``), with its title, tags and the excerpts
+it lists; for a site another builder wrote (``BUILT``), ``content_of`` takes the built
+page's content element, less the facts that show its own date.
+
+Two fingerprints are compared only when made the same way (``Method``): a manifest
+names the way its were made.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+__all__ = ["BUILT", "CONVERTED", "FINGERPRINT_CHARS", "Method", "content_of", "fingerprint"]
+
+Method = Literal["converted-1", "built-1"]
+#: Under MkDocs: the page's converted content, title, tags and listed excerpts.
+CONVERTED: Method = "converted-1"
+#: After another builder: the content element of the page it wrote.
+BUILT: Method = "built-1"
+#: The length of a fingerprint as text (64 bits, unpadded URL-safe base64).
+FINGERPRINT_CHARS = 11
+
+# Where whitespace is content: kept byte for byte.
+_VERBATIM = re.compile(r"(<(?:pre|textarea)\b.*?</(?:pre|textarea)\s*>)", re.I | re.S)
+# Inside them, what renders nothing: a highlighter's span of blanks only, and blanks at
+# a line's end (before the tags that close there).
+_BLANK_SPAN = re.compile(r"<span\b[^>]*>([ \t\r]*)</span>")
+_LINE_END_BLANKS = re.compile(r"[ \t\r]+(?=(?:</[a-zA-Z]+>)*(?:\n|$))")
+# A start tag with two attributes or more (the only ones whose order can differ).
+_MANY_ATTRIBUTES = re.compile(
+    r"<([a-zA-Z][^\s<>/]*)((?:\s+[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?){2,})\s*(/?)>")
+_ATTRIBUTE = re.compile(r"[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+# The part separator: a character no HTML text holds (a C0 control), so that parts
+# cannot run into each other.
+_SEPARATOR = "\x1f"
+
+
+def fingerprint(parts: Iterable[str]) -> str:
+    """The fingerprint of content made of ``parts`` (HTML, or plain text such as a title),
+    as 11 characters of URL-safe base64."""
+    digest = hashlib.blake2b(digest_size=8)
+    for part in parts:
+        digest.update(_normalised(part).encode("utf-8", "surrogatepass"))
+        digest.update(_SEPARATOR.encode("ascii"))
+    return base64.urlsafe_b64encode(digest.digest()).decode("ascii").rstrip("=")
+
+
+def _normalised(html: str) -> str:
+    """``html`` with whitespace outside ``<pre>``/``<textarea>`` collapsed and
+    attributes sorted: what renders the same reads the same."""
+    if "<pre" not in html and "<textarea" not in html and "<PRE" not in html:
+        return _MANY_ATTRIBUTES.sub(_sorted_attributes, " ".join(html.split()))
+    parts = _VERBATIM.split(html)
+    for at in range(0, len(parts), 2):  # even parts lie outside the verbatim blocks
+        parts[at] = _MANY_ATTRIBUTES.sub(_sorted_attributes, " ".join(parts[at].split()))
+    for at in range(1, len(parts), 2):
+        parts[at] = _LINE_END_BLANKS.sub("", _BLANK_SPAN.sub(r"\1", parts[at]))
+    return "".join(parts)
+
+
+def _sorted_attributes(match: re.Match[str]) -> str:
+    attributes = _ATTRIBUTE.findall(match.group(2))
+    ordered = sorted(attributes)
+    if attributes == ordered:
+        return match.group(0)
+    return f"<{match.group(1)} {' '.join(ordered)}{match.group(3)}>"
+
+
+# The content element of a built page: Material's and Zensical's article, else the
+# element that says it is the main content.
+_STARTS = (
+    re.compile(r"<article\b[^>]*\bmd-content__inner\b[^>]*>"),
+    re.compile(r"<main\b[^>]*>"),
+    re.compile(r"<(div|section)\b[^>]*\brole=[\"']?main\b[^>]*>"),
+    re.compile(r"<article\b[^>]*>"),
+)
+# Facts beside the content that show the page's own dates (Material's and Zensical's
+# "last update" and "created" line, git-revision-date-localized's spans).
+_DATE_FACTS = re.compile(
+    r"<aside\b[^>]*\bmd-source-file\b[^>]*>.*?</aside\s*>"
+    r"|<span\b[^>]*\bgit-revision-date-localized-plugin\b[^>]*>[^<]*</span\s*>",
+    re.S)
+_TAG = re.compile(r"<(/?)([a-zA-Z][^\s<>/]*)[^>]*?(/?)>")
+
+
+def content_of(page_html: str) -> str:
+    """The content element of a page another builder wrote (its inner HTML), less the
+    facts that show its date; the whole text when no element says it is the content."""
+    for start in _STARTS:
+        found = start.search(page_html)
+        if found is not None:
+            name = found.group(0)[1:].split(None, 1)[0].rstrip(">")
+            end = _end_of(page_html, found.end(), name.lower())
+            return _DATE_FACTS.sub("", page_html[found.end():end])
+    return _DATE_FACTS.sub("", page_html)
+
+
+def _end_of(html: str, at: int, name: str) -> int:
+    """Where the element of tag ``name`` opened just before ``at`` closes (its
+    ``</name>``, nested ones counted); the end of the text if it never does."""
+    depth = 1
+    for tag in _TAG.finditer(html, at):
+        if tag.group(2).lower() != name or tag.group(3):
+            continue
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.start()
+    return len(html)
