@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -212,15 +212,25 @@ class Build:
         site = self.site
         return page_key(site.join(page.url)[len(site.url):])
 
-    def rendered_pages(self, pages: Sequence[SitemapPage],
-                       lastmods: dict[str, Lastmod]) -> dict[str, tuple[str, dt.datetime | None]]:
-        """For the manifest: each listed page's fingerprint and lastmod, by its key."""
+    def rendered_pages(self, pages: Sequence[SitemapPage], lastmods: dict[str, Lastmod],
+                       unrendered: Callable[[], Mapping[str, tuple[str, dt.datetime | None]]],
+                       ) -> dict[str, tuple[str, dt.datetime | None]]:
+        """For the manifest: each listed page's fingerprint and lastmod, by its key. A
+        page this build did not render (``--dirty``) keeps the HTML the last build into
+        the same folder wrote, so its fingerprint is the one that build recorded
+        (``unrendered``, asked only when there is such a page)."""
         fingerprints = self.fingerprints or {}
         recorded: dict[str, tuple[str, dt.datetime | None]] = {}
+        earlier: Mapping[str, tuple[str, dt.datetime | None]] | None = None
         for page in pages:
+            key = self.page_key(page)
             found = fingerprints.get(page.src_uri)
+            if found is None:
+                if earlier is None:
+                    earlier = unrendered()
+                found = earlier.get(key, ("", None))[0] or None
             if found is not None:
-                recorded[self.page_key(page)] = (found, _instant(lastmods.get(page.src_uri)))
+                recorded[key] = (found, _instant(lastmods.get(page.src_uri)))
         return recorded
 
 

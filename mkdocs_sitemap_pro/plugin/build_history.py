@@ -173,7 +173,7 @@ class BuildHistory:
             if carried.info == "":
                 tried.add("previous")
         else:  # said once for all the languages of a site
-            said = deploys.previous_said(previous) if not again else ("", "")
+            said = deploys.previous_said(previous, result.key.options) if not again else ("", "")
         if said[0]:
             self._said.append((logging.INFO, said[0]))
         if said[1]:

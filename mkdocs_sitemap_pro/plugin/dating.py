@@ -242,8 +242,8 @@ def _later(found: PageDate, when: Lastmod, verdict: str) -> PageDate:
         if when == found.when:  # git agrees: nothing was held back
             return found
         return PageDate(when, found.source or "git", later="kept", notes=(
-            f"kept the last deploy's date, not {found.when}: what it renders is "
-            "unchanged since",))
+            "kept the last deploy's date: what it renders is unchanged since (its "
+            f"date by what it shows: {found.when or 'none'})",))
     if verdict == "redated":
         return PageDate(when, "git", later="redated", notes=(
             "dated by the commit being built: what it renders changed since the last "

@@ -16,7 +16,7 @@ by the clone's oldest commit, as files new since are.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -26,6 +26,7 @@ from mkdocs.structure.files import Files
 from mkdocs_sitemap_pro.core.atomic import replace_file
 from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.git import GitHistory, HistoryMap, Known
+from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.process import GitProcesses
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE, newest_commit
 from mkdocs_sitemap_pro.core.deploy.manifest import (
@@ -49,7 +50,7 @@ from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["Carry", "Previous", "carry_previous", "last_deploy", "previous_location",
-           "read_previous", "write_manifest"]
+           "previous_said", "read_previous", "recorded_pages", "write_manifest"]
 
 #: Seconds the whole fetch of the last deploy's manifest over HTTP(S) may take.
 FETCH_TIMEOUT = 20.0
@@ -99,9 +100,11 @@ def read_previous(location: str, filename: str, auto: bool = False) -> Previous:
     return Previous(None, False, shown, redact_credentials(read))
 
 
-def previous_said(previous: Previous) -> tuple[str, str]:
+def previous_said(previous: Previous, mine: HistoryOptions) -> tuple[str, str]:
     """What a build with a complete history says of the last deploy's manifest: an INFO
-    line, or a WARNING when it could not be had (each '' when none)."""
+    line, or a WARNING when it could not be had or not used (each '' when none)."""
+    if previous.manifest is not None and not _same_rules(previous.manifest.options, mine):
+        return "", _other_rules(previous.location, previous.manifest.options, "kept")
     if previous.first:
         return (f"previous: no earlier deploy ({previous.location}: HTTP 404), so this is "
                 "the first: pages are dated by what they show"), ""
@@ -123,6 +126,8 @@ def last_deploy(previous: Previous, history: HistoryMap,
     manifest, key = previous.manifest, history.key
     if manifest is None or manifest.rendered is None or key is None or history.top is None:
         return None
+    if not _same_rules(manifest.options, key.options):  # its dates do not hold here
+        return None
     built = newest_commit(history.top, [key.head], key.options.date, processes=processes)
     return LastDeploy(manifest.rendered, manifest.commit, built)
 
@@ -142,13 +147,8 @@ def carry_previous(history: HistoryMap, previous: Previous,
         return Carry(history, warning=f"previous: {previous.trouble}; no date was carried from it")
     if found is None:  # a first deploy: no date published yet, none older than the clone's
         found = Manifest(key.head, mine, {})
-    if (found.options.rule, found.options.date, sorted(found.options.ignore_commits)) != (
-            mine.rule, mine.date, sorted(mine.ignore_commits)):
-        return Carry(history, warning=(
-            f"previous: the manifest at {location} was made with other date rules "
-            f"(git_history {found.options.rule}, git_date {found.options.date}, "
-            f"ignore_commits {list(found.options.ignore_commits)}), so its dates do not "
-            "hold here; no date was carried from it"))
+    if not _same_rules(found.options, mine):
+        return Carry(history, warning=_other_rules(location, found.options, "carried"))
     bound = newest_commit(history.top, [b.decode("ascii") for b in key.boundary], mine.date,
                           processes=processes)
     if bound is None:
@@ -166,6 +166,20 @@ def carry_previous(history: HistoryMap, previous: Previous,
     # The clone's history is complete now, as far as dates go: its warning is moot.
     warnings = tuple(w for w in history.warnings if SHALLOW_CLONE not in w)
     return Carry(history._replace(changes=carried.changes, warnings=warnings), info=info)
+
+
+def _same_rules(theirs: HistoryOptions, mine: HistoryOptions) -> bool:
+    """Whether a manifest's dates were made by this build's date rules."""
+    return (theirs.rule, theirs.date, sorted(theirs.ignore_commits)) == (
+        mine.rule, mine.date, sorted(mine.ignore_commits))
+
+
+def _other_rules(location: str, theirs: HistoryOptions, done: str) -> str:
+    """The warning for a manifest made by other date rules: none of its dates is used."""
+    return (f"previous: the manifest at {location} was made with other date rules "
+            f"(git_history {theirs.rule}, git_date {theirs.date}, "
+            f"ignore_commits {list(theirs.ignore_commits)}), so its dates do not "
+            f"hold here; no date was {done} from it")
 
 
 class _NotPublished(str):
@@ -200,6 +214,17 @@ def _read(location: str, filename: str) -> Manifest | str:
         return parse_manifest(data)
     except ManifestError as error:
         return f"the manifest at {location} cannot be used: {error}"
+
+
+def recorded_pages(site_dir: Path, filename: str,
+                   method: str) -> Mapping[str, tuple[str, dt.datetime | None]]:
+    """The pages the manifest now in ``site_dir`` recorded (by the last build into the
+    folder), if it was made the same way; none if there is none or it cannot be used."""
+    found = _read(str(site_dir / manifest_name(filename)), filename)
+    if isinstance(found, Manifest) and found.rendered is not None and (
+            found.rendered.method == method):
+        return found.rendered.pages
+    return {}
 
 
 def write_manifest(site_dir: Path, filename: str, history: GitHistory | None,

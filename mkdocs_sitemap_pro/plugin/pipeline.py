@@ -6,8 +6,9 @@ It turns the built pages into core inputs and calls the core; every message goes
 ``mkdocs serve`` a build whose part would be the last one's takes it (``serve_memos``).
 """
 
+import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -142,7 +143,7 @@ def write_sitemap(
         try:
             deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
                 (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)],
-                _rendered(parts, builds))
+                _rendered(parts, builds, Path(config.site_dir), options.filename))
         except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
             log.warning(
                 f"cannot write {Path(config.site_dir, manifest_name(options.filename))}: "
@@ -160,14 +161,21 @@ def write_sitemap(
     return written
 
 
-def _rendered(parts: Sequence[Part], builds: Sequence[Build]) -> RenderedPages | None:
-    """What every listed page rendered and the lastmod it got, for the manifest."""
-    if build_fingerprints := [b for b in builds if b.fingerprints is not None]:
-        pages = {}
-        for part, each in zip(parts, builds):
-            pages.update(each.rendered_pages(part.found.pages, part.dated.lastmods))
-        return RenderedPages(build_fingerprints[-1].fingerprint_method, pages)
-    return None
+def _rendered(parts: Sequence[Part], builds: Sequence[Build], site_dir: Path,
+              filename: str) -> RenderedPages | None:
+    """What every listed page rendered and the lastmod it got, for the manifest; pages
+    not rendered (``--dirty``) as the manifest already in ``site_dir`` recorded them."""
+    if not builds or builds[-1].fingerprints is None:
+        return None
+    method = builds[-1].fingerprint_method
+
+    def unrendered() -> Mapping[str, tuple[str, dt.datetime | None]]:
+        return deploys.recorded_pages(site_dir, filename, method)
+
+    pages: dict[str, tuple[str, dt.datetime | None]] = {}
+    for part, each in zip(parts, builds):
+        pages.update(each.rendered_pages(part.found.pages, part.dated.lastmods, unrendered))
+    return RenderedPages(method, pages)
 
 
 def _gather(
