@@ -190,3 +190,51 @@ def test_a_dirty_build_records_the_pages_it_did_not_render(deploys) -> None:
     dirty = site.cli("build", "--dirty", env={"SITE_ROWS": str(rows)})
     assert dirty.returncode == 0, dirty.stderr
     assert (whole.site_dir / "sitemap.manifest.json").read_bytes() == recorded
+
+
+@pytest.mark.parametrize("shape", ["blog", "languages"])
+def test_a_blog_or_three_languages_give_the_same_fingerprints_twice(site: Site, tmp_path,
+                                                                    shape: str) -> None:
+    # Material's blog (listing pages render their posts' excerpts), or static-i18n (one
+    # build a language, one manifest for all): two builds of one commit, equal records,
+    # one for every listed URL.
+    site.repo.write(".gitignore", "site/\n.cache/\n")
+    languages = ("en", "fr", "de") if shape == "languages" else ("",)
+    for language in languages:
+        folder = f"{language}/" if language else ""
+        site.page(f"{folder}index.md", f"# Home {language}\n")
+        site.page(f"{folder}blog/index.md", f"# Blog {language}\n")
+        for n in (1, 2, 3):
+            site.page(f"{folder}blog/posts/p{n}.md",
+                      f"---\ndate: 2024-01-0{n}\n---\n# Post {n} {language}\n\nExcerpt {n}.\n\n"
+                      "<!-- more -->\n\nThe rest.\n")
+    site.config["theme"] = {"name": "material"}
+    site.config["plugins"] = [{"blog": {"pagination_per_page": 2}} if shape == "blog" else
+                              {"i18n": {"docs_structure": "folder", "languages": [
+                                  {"locale": "en", "default": True, "name": "English"},
+                                  {"locale": "fr", "name": "Français"},
+                                  {"locale": "de", "name": "Deutsch"}]}},
+                              {"sitemap-pro": {}}]
+    site.write_config()
+    site.commit("pages", day(1))
+    records = []
+    for name in ("one", "two"):
+        run = site.cli("build", "--strict")
+        assert run.returncode == 0, run.stderr
+        shutil.copytree(site.root / "site", tmp_path / name)
+        records.append(json.loads((tmp_path / name / "sitemap.manifest.json").read_bytes()))
+    assert records[0]["pages"] == records[1]["pages"]
+    listed = (tmp_path / "one" / "sitemap.xml").read_text().count("<loc>")
+    assert len(records[0]["pages"]) == listed >= 6
+    if shape != "blog":
+        return
+    # A post's excerpt is what its listing pages show: changed, they change too.
+    site.page("blog/posts/p3.md", "---\ndate: 2024-01-03\n---\n# Post 3\n\nExcerpt three.\n\n"
+              "<!-- more -->\n\nThe rest.\n")
+    site.commit("excerpt", day(2))
+    run = site.cli("build", "--strict")
+    assert run.returncode == 0, run.stderr
+    after = json.loads((site.root / "site" / "sitemap.manifest.json").read_bytes())["pages"]
+    changed = {key for key, value in after.items() if value[:11] != records[0]["pages"][key][:11]}
+    # the post, the blog's index (post 3 is on its first page) and the archive of 2024
+    assert len(changed) == 3, len(changed)
