@@ -12,7 +12,8 @@ themselves.
 Variants: plain (``[search]``), sitemap-pro (defaults: the history map and dependency
 records in ``cache_dir``, as in every build after the first), cold (``cache: false``:
 the whole history walked and parsed in the build), and with ``--all`` also no-view
-(``html_view: false``) and no-deps (``dependencies: false``), and with ``--dates``
+(``html_view: false``), no-deps (``dependencies: false``) and no-manifest (``manifest:
+false``: no fingerprint of what pages render either), and with ``--dates``
 dates-on (``show_date`` and ``meta_modified_time``: the same goal). Each is built once natively
 first (bytecode and caches in place, as in a second build), then once under callgrind;
 two run at a time. Counts move with the lengths of the paths a build handles (CPython's
@@ -319,7 +320,8 @@ def main() -> int:
                 ("cold", ["search", "sitemap-pro:", "  cache: false"])]
     if args.all:
         variants += [("no-view", ["search", "sitemap-pro:", "  html_view: false"]),
-                     ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"])]
+                     ("no-deps", ["search", "sitemap-pro:", "  dependencies: false"]),
+                     ("no-manifest", ["search", "sitemap-pro:", "  manifest: false"])]
     if args.dates:
         variants += [("dates-on", ["search", "sitemap-pro:", "  show_date: true",
                                    "  meta_modified_time: true"])]
