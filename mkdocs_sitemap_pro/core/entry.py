@@ -20,7 +20,9 @@ class SitemapEntry(NamedTuple):
     spaces, ``&`` or quotes, or parts already percent-escaped; the generator normalises
     it. ``lastmod`` is a date or an aware datetime (a naive one is rejected, because only
     the caller knows its zone). ``alternates`` is reserved for hreflang links; the
-    generator's byte budget already counts it.
+    generator's byte budget already counts it. ``images`` are the absolute URLs of the
+    images the page shows (``<image:image><image:loc>``), at most ``MAX_IMAGES``; the
+    generator normalises them as it does ``loc`` and writes each once, in order.
     """
 
     loc: str
@@ -28,3 +30,4 @@ class SitemapEntry(NamedTuple):
     changefreq: str | None = None
     priority: float | None = None
     alternates: tuple[Alternate, ...] = ()
+    images: tuple[str, ...] = ()

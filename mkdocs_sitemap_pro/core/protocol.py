@@ -1,6 +1,6 @@
 """Every limit and rule of the sitemaps.org protocol, stated once.
 
-The limits (URLs and bytes per file, loc length), the namespaces, the entry file's name,
+The limits (URLs and bytes per file, loc length, images per URL), the namespaces, the entry file's name,
 the "no more than a day in the future" rule, and the rules for single values
 (changefreq, priority, lastmod, hreflang). Every ``check_*`` function takes any object (a
 front-matter value, a config option, an entry field), returns the value in its one
@@ -21,7 +21,9 @@ from typing import Literal
 __all__ = [
     "CHANGEFREQS",
     "FUTURE_TOLERANCE",
+    "IMAGE_NS",
     "MAX_BYTES",
+    "MAX_IMAGES",
     "MAX_LOC_LENGTH",
     "MAX_URLS",
     "MIN_BYTES",
@@ -55,12 +57,15 @@ MAX_BYTES = 52_428_800
 MIN_BYTES = 1_024
 #: The longest loc, counted after percent-escaping (Google: under 2,048 characters).
 MAX_LOC_LENGTH = 2_047
+#: ``<image:image>`` elements in one ``<url>`` (Google: "up to 1,000 images").
+MAX_IMAGES = 1_000
 #: A lastmod later than the build time by more than this is refused: it would announce
 #: a change that has not happened.
 FUTURE_TOLERANCE = dt.timedelta(days=1)
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 
 LastmodFormat = Literal["datetime", "date"]
 

@@ -17,7 +17,7 @@ from typing import Literal
 from lxml import etree
 
 from mkdocs_sitemap_pro.core.entry import Alternate
-from mkdocs_sitemap_pro.core.protocol import MAX_BYTES, SITEMAP_NS, XHTML_NS
+from mkdocs_sitemap_pro.core.protocol import IMAGE_NS, MAX_BYTES, SITEMAP_NS, XHTML_NS
 
 __all__ = [
     "ReadEntry", "SitemapDocument", "SitemapFile", "SitemapReadError", "decompress",
@@ -42,6 +42,7 @@ class ReadEntry:
     changefreq: str | None = None
     priority: str | None = None
     alternates: tuple[Alternate, ...] = ()
+    images: tuple[str, ...] = ()  # each ``image:image``'s ``image:loc`` text ("" if none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,12 +166,15 @@ _FIELD_TAGS = {
     for tag in (f"{{{SITEMAP_NS}}}{name}", name)
 }
 _XHTML_LINK = f"{{{XHTML_NS}}}link"
+_IMAGE = f"{{{IMAGE_NS}}}image"
+_IMAGE_LOC = f"{{{IMAGE_NS}}}loc"
 
 
 def entry_of(element: etree._Element) -> ReadEntry:
-    """The texts of one ``<url>``/``<sitemap>`` child's fields, and its alternates."""
+    """The texts of one ``<url>``/``<sitemap>`` child's fields, its alternates and images."""
     fields: dict[str, str] = {}
     alternates: list[Alternate] = []
+    images: list[str] = []
     for field in element:
         tag = field.tag
         if not isinstance(tag, str):
@@ -183,9 +187,13 @@ def entry_of(element: etree._Element) -> ReadEntry:
                         Alternate(field.get("hreflang") or "", field.get("href") or "")
                     )
                 continue
+            if tag == _IMAGE:
+                loc = field.find(_IMAGE_LOC)
+                images.append("" if loc is None else (loc.text or "").strip())
+                continue
             qname = etree.QName(field)
             if qname.namespace not in (None, SITEMAP_NS):
-                continue  # image:, news:, video: extensions are not ours to read
+                continue  # news:, video: extensions are not ours to read
             name = qname.localname
         if name not in fields:
             fields[name] = (field.text or "").strip()
@@ -195,4 +203,5 @@ def entry_of(element: etree._Element) -> ReadEntry:
         changefreq=fields.get("changefreq"),
         priority=fields.get("priority"),
         alternates=tuple(alternates),
+        images=tuple(images),
     )

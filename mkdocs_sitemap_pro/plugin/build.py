@@ -29,6 +29,7 @@ from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.page.fingerprint import CONVERTED, Method, fingerprint
 from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
+from mkdocs_sitemap_pro.core.page.images import ImagesFound, content_images
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
@@ -71,7 +72,7 @@ class Build:
         # What pages said is kept for the next build only where one follows (serve).
         self.collector = collector if collector is not None else PageCollector(
             options.exclude, self.build_time, redirected_pages(config),
-            memos.pages if memos is not None else None)
+            memos.pages if memos is not None else None, images=options.images)
         self._files = files
         self.tracker: Tracker | None = None  # what pages read as they converted
         self.history: GitHistory | None = None
@@ -155,9 +156,13 @@ class Build:
 
     def page_written(self, page: Page, output: str) -> str:
         """``on_post_page``: the rendered head is the last word on noindex and canonical
-        links; the page's date goes into it where asked."""
+        links; the page's date goes into it where asked. With ``images``, the images of
+        its content (final: every plugin's on_page_content has run) are its entry's."""
         end = written_head_end(output)  # found once for both (our tag changes no directive)
-        self.collector.record(page, read_head(output, end))
+        images = ImagesFound()
+        if self.options.images and page.content:
+            images = content_images(page.content, page.canonical_url or page.file.url)
+        self.collector.record(page, read_head(output, end), images)
         if self.page_dates is not None:
             self.page_dates.shown(page, output)
             if self.page_dates.in_heads:

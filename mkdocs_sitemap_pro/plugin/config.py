@@ -234,6 +234,7 @@ class SitemapProConfig(base.Config):
     dependencies_exclude = _Exclude()  # gitignore patterns, relative to the repository's top
     robots_txt = c.Optional(c.Type(bool))  # unset: true, except in a version folder (mike)
     html_view = c.Type(bool, default=True)
+    images = c.Type(bool, default=False)  # image:image entries: the images a page's content shows
     show_date = c.Type(bool, default=False)  # the page's "last update" is the sitemap's
     meta_modified_time = c.Type(bool, default=False)  # article:modified_time in the head
     cache = c.Type(bool, default=True)  # keep the history map and dependency records

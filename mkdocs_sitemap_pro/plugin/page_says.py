@@ -1,5 +1,5 @@
-"""What a built page says of itself: its front matter and rendered head (``PageSays``),
-read back from disk for a page this build did not render, and whether anything after
+"""What a built page says of itself: its front matter, rendered head and (with
+``images``) the images its content shows (``PageSays``), read back from disk for a page this build did not render, and whether anything after
 the pages were written may rewrite one (``writes_no_page``).
 """
 
@@ -11,6 +11,7 @@ from mkdocs.structure.files import File
 from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives, read_head
+from mkdocs_sitemap_pro.core.page.images import ImagesFound, content_element, content_images
 
 __all__ = ["Identity", "PageSays", "head_on_disk", "identities", "read_back",
            "writes_no_page"]
@@ -33,6 +34,7 @@ class PageSays(NamedTuple):
     meta: Mapping[str, object]
     head: HeadDirectives
     unparsed_front_matter: bool
+    images: ImagesFound = ImagesFound()  # only when the ``images`` option is on
 
 
 #: A page's identity in a build: what its collection depends on besides what it says.
@@ -50,17 +52,31 @@ def identities(files: Iterable[File]) -> list[Identity]:
     ]
 
 
-def read_back(file: File) -> PageSays:
-    """A page ``--dirty`` did not rebuild: its source's front matter, its HTML on disk."""
+def read_back(file: File, images: bool = False) -> PageSays:
+    """A page ``--dirty`` did not rebuild (or another builder wrote): its source's front
+    matter, its HTML on disk (``images``: the images of its content element too)."""
     try:
         source = file.content_string
     except (OSError, UnicodeDecodeError):
         source = ""
     _, meta = get_data(source)
+    if not images:
+        head = head_on_disk(file)
+        found = ImagesFound()
+    else:
+        try:
+            page_html = Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            page_html = ""
+        head = read_head(page_html)
+        page = file.page
+        url = (page.canonical_url if page is not None else None) or file.url
+        found = content_images(content_element(page_html), url)
     return PageSays(
         meta=meta,
-        head=head_on_disk(file),
+        head=head,
         unparsed_front_matter=not meta and bool(YAML_RE.match(source)),
+        images=found,
     )
 
 

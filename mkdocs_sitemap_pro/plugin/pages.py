@@ -24,6 +24,7 @@ from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
+from mkdocs_sitemap_pro.core.page.images import ImagesFound
 from mkdocs_sitemap_pro.plugin.page_says import PageSays, head_on_disk, read_back
 from mkdocs_sitemap_pro.plugin.serve_memos import PagesMemo
 
@@ -42,6 +43,7 @@ class SitemapPage(NamedTuple):
     url: str
     source_path: str | None  # None for a page another plugin generated
     settings: PageSettings
+    images: ImagesFound = ImagesFound()  # what its content shows (the ``images`` option)
 
 
 class Collection:
@@ -65,7 +67,10 @@ class PageCollector:
         redirected: frozenset[str] = frozenset(),
         kept: PagesMemo | None = None,
         moved: tuple[str, str] | None = None,
+        images: bool = False,
     ) -> None:
+        # ``images``: pages read back from disk are read for the images they show too.
+        self._images = images
         # (the URL the builder gave the pages, the URL they are deployed at): a canonical
         # link below the first is read below the second (a language built under mike).
         self._moved = moved
@@ -105,7 +110,7 @@ class PageCollector:
         kept = self._kept
         seen = kept.recall(file) if kept is not None else None
         if seen is None:
-            seen = read_back(file)
+            seen = read_back(file, self._images)
             if kept is not None:
                 kept.keep(file, seen)
         return seen
@@ -118,8 +123,10 @@ class PageCollector:
         if not page.meta and YAML_RE.match(page.markdown or ""):
             self._unparsed.add(page.file.src_uri)
 
-    def record(self, page: Page, head: HeadDirectives) -> None:
-        """Remember a rendered page's metadata and head directives (``read_head``)."""
+    def record(self, page: Page, head: HeadDirectives,
+               images: ImagesFound = ImagesFound()) -> None:
+        """Remember a rendered page's metadata, head directives (``read_head``) and the
+        images its content shows (``content_images``, when asked)."""
         src_uri = page.file.src_uri
         if (head.canonical is not None and self._kept is None and self._moved is None
                 and head == (False, page.canonical_url or page.file.url, False)):
@@ -127,7 +134,7 @@ class PageCollector:
             # compares it with this URL): not held through the build (most pages have one).
             head = _NOTHING
         # The page's own meta, not a copy: MkDocs makes a new one for each build.
-        self._seen[src_uri] = PageSays(page.meta, head, src_uri in self._unparsed)
+        self._seen[src_uri] = PageSays(page.meta, head, src_uri in self._unparsed, images)
         self.rendered_files[src_uri] = page.file
         self._rendered = None
 
@@ -208,6 +215,7 @@ class PageCollector:
                     url=url,
                     source_path=None if file.generated_by else file.abs_src_path,
                     settings=settings,
+                    images=seen.images,
                 )
             )
         return result

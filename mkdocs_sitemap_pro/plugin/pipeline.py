@@ -18,7 +18,7 @@ from mkdocs.structure.files import File, Files
 
 from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, manifest_name
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.protocol import SitemapError
+from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES, SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
@@ -247,11 +247,16 @@ def _entries(
     entries = []
     for page in found.pages:
         settings = page.settings
+        if page.images.beyond:
+            log.info(f"{page.src_uri} shows {len(page.images.urls) + page.images.beyond:,} "
+                     f"images; its sitemap entry lists the first {MAX_IMAGES:,}, as many as "
+                     "one URL may list")
         entries.append(i18n.Listed(page.src_uri, SitemapEntry(
             loc=page.url,
             lastmod=lastmods.get(page.src_uri),
             changefreq=settings.changefreq or options.changefreq,
             priority=settings.priority if settings.priority is not None else options.priority,
+            images=page.images.urls,
         )))
     return entries
 

@@ -37,6 +37,7 @@ entries_st = st.lists(
         changefreq=st.one_of(st.none(), st.sampled_from(["daily", "never"])),
         priority=st.one_of(st.none(), st.sampled_from([0.0, 0.5, 0.85, 1.0])),
         alternates=st.just(()),  # hreflang has its own tests (test_writer_alternates)
+        images=st.just(()),  # images too (test_writer_images)
     ),
     max_size=80,
 )

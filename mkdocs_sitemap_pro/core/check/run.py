@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
 from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
+from mkdocs_sitemap_pro.core.check.images import check_images
 from mkdocs_sitemap_pro.core.check.manifests import check_manifests
 from mkdocs_sitemap_pro.core.check.progress import Ticker
 from mkdocs_sitemap_pro.core.check.site import check_pages, count_unlisted
@@ -246,6 +247,7 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     check_tree(tree, urls, found, _built_on(tree, start.source, now))
     manifests = check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
+    check_images(urls, found)
     if isinstance(start.source, LocalSource):
         check_pages(urls, start.source, found, ticker)
         # A file that could not be read lists nothing: every page would look unlisted.

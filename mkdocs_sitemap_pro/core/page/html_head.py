@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 __all__ = ["HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing",
-           "written_head_end"]
+           "tag_attributes", "written_head_end"]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
@@ -91,7 +91,7 @@ def _directives(tags: list[_Tag]) -> HeadDirectives:
             if canonical is None:
                 canonical = text
             continue
-        attrs = _attributes(text)
+        attrs = tag_attributes(text)
         if kind.lower() == "meta":
             if attrs.get("name", "").lower() in _ROBOTS_NAMES and robots_forbids_indexing(
                 attrs.get("content", "")
@@ -178,7 +178,7 @@ def _every_candidate_tag(head: str) -> list[_Tag]:
     ]
 
 
-def _attributes(text: str) -> dict[str, str]:
+def tag_attributes(text: str) -> dict[str, str]:
     """The attributes of one tag, names lowercased, values with entities resolved."""
     attrs: dict[str, str] = {}
     for name, dq, sq, bare in _ATTR.findall(text):
@@ -208,7 +208,7 @@ def add_meta_property(page_html: str, name: str, content: str,
         head = page_html[:at]
         found = re.search(_PROPERTY_TAG.format(name=re.escape(name)), head, re.IGNORECASE)
         if found is not None:
-            return page_html, _attributes(found.group(0)[5:-1]).get("content", "")
+            return page_html, tag_attributes(found.group(0)[5:-1]).get("content", "")
     if _SPECIAL.search(content):  # (a date has nothing to escape: no call a page)
         content = html.escape(content)
     tag = f'<meta property="{name}" content="{content}">\n'

@@ -2,7 +2,8 @@
 
 ``sitemap.xml`` gets ``sitemap.html``, ``sitemap-2.xml`` gets ``sitemap-2.html``. A
 urlset's page is a table of its URLs, made from the very texts written into the XML for
-each (its escaped loc, its lastmod text and the elements after them), so the page shows
+each (its escaped loc, its lastmod text and the elements after them: its languages and
+images too), so the page shows
 exactly what crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
 ``noindex``, and carries a generator mark: the writer replaces or removes only pages
 that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom feed
@@ -18,7 +19,7 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
 from mkdocs_sitemap_pro.core.entry import Alternate
 from mkdocs_sitemap_pro.core.urls import xml_escape
-from mkdocs_sitemap_pro.core.writer.items import Item
+from mkdocs_sitemap_pro.core.writer.items import ALTERNATES, IMAGES, Item
 from mkdocs_sitemap_pro.core.writer.view_assets import SCRIPT, STYLE
 from mkdocs_sitemap_pro.core.writer.view_dates import date_cell
 from mkdocs_sitemap_pro.core.words import counted
@@ -50,11 +51,13 @@ class _Row(NamedTuple):
     changefreq: str | None
     priority: str | None
     alternates: tuple[Alternate, ...]
+    images: tuple[str, ...]  # as written (escaped: the same text is valid HTML)
 
 
 # The elements the writer puts after ``</loc>`` (see ``items.collect``), exactly as written.
 _FIELD = re.compile(r"<(changefreq|priority)>([^<]*)</")
 _ALTERNATE = re.compile(r'<xhtml:link rel="alternate" hreflang="([^"]*)" href="([^"]*)"/>')
+_IMAGE = re.compile(r"<image:loc>([^<]*)</image:loc>")
 # At most this many rows on one page (~2 MB): a bigger file's table is paged.
 VIEW_ROWS = 5_000
 # Rows made and encoded at a time, within a page.
@@ -66,13 +69,14 @@ def _row(item: Item) -> _Row:
     it, the others read from the elements written after it."""
     rest = item.rest
     if not rest:  # a lastmod alone, the usual case
-        return _Row(item.loc, item.loc_xml, item.lastmod, None, None, ())
+        return _Row(item.loc, item.loc_xml, item.lastmod, None, None, (), ())
     fields = dict(_FIELD.findall(rest))
     alternates = tuple(
         Alternate(unescape(lang), unescape(href)) for lang, href in _ALTERNATE.findall(rest)
-    ) if item.has_alternates else ()
+    ) if item.extensions & ALTERNATES else ()
+    images = tuple(_IMAGE.findall(rest)) if item.extensions & IMAGES else ()
     return _Row(item.loc, item.loc_xml, item.lastmod, fields.get("changefreq"),
-                fields.get("priority"), alternates)
+                fields.get("priority"), alternates, images)
 
 
 def view_name(xml_name: str, page: int = 1) -> str:
@@ -133,7 +137,8 @@ def _cell(css: str, label: str, content: str) -> str:
     return f'<td{css_attr} data-label="{label}">{content}</td>'
 
 
-def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, bool]) -> str:
+def _url_row(entry: _Row, base: str, base_xml: str,
+             columns: tuple[bool, bool, bool, bool]) -> str:
     """One table row; ``base_xml`` is ``base`` escaped as the writer escapes (once per page).
 
     The written, escaped loc serves as the link and the shown text: escaping maps each
@@ -145,8 +150,8 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
         shown = href
     row = (f'<tr><td class="url" data-label="URL"><a href="{href}">{shown}</a></td>'
            f'{date_cell(entry.lastmod)}')
-    has_freq, has_priority, has_langs = columns
-    if not (has_freq or has_priority or has_langs):
+    has_freq, has_priority, has_langs, has_images = columns
+    if not (has_freq or has_priority or has_langs or has_images):
         return row + "</tr>"
     cells = [row]
     if has_freq:
@@ -160,7 +165,20 @@ def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, b
             for alt in entry.alternates
         )
         cells.append(_cell("langs", "Languages", links))
+    if has_images:
+        cells.append(_images_cell(entry.images))
     return "".join(cells) + "</tr>"
+
+
+def _images_cell(images: tuple[str, ...]) -> str:
+    """How many images a URL lists, opening to a link to each (named by its file)."""
+    if not images:
+        return '<td class="num images empty" data-label="Images" data-value="0"></td>'
+    links = "".join(
+        f'<a href="{href}" title="{href}">{href.rstrip("/").rsplit("/", 1)[-1] or href}</a>'
+        for href in images)
+    return (f'<td class="num images" data-label="Images" data-value="{len(images)}">'
+            f"<details><summary>{len(images):,}</summary>{links}</details></td>")
 
 
 def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
@@ -176,11 +194,12 @@ def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
     base_xml = xml_escape(base)
     entries = [_row(item) for item in items]
     columns = (any(e.changefreq for e in entries), any(e.priority for e in entries),
-               any(e.alternates for e in entries))
+               any(e.alternates for e in entries), any(e.images for e in entries))
     head = ['<th scope="col">URL</th>', '<th scope="col">Last modified</th>']
     head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
                                  '<th scope="col" class="num">Priority</th>',
-                                 '<th scope="col">Languages</th>'), columns) if on]
+                                 '<th scope="col">Languages</th>',
+                                 '<th scope="col" class="num">Images</th>'), columns) if on]
     count = total if total is not None else len(items)
     summary = f'<strong class="count">{count:,}</strong> URL{"" if count == 1 else "s"} in ' \
               f'<a href="{escape(xml_name)}">{escape(xml_name)}</a>'

@@ -6,7 +6,8 @@ and reported. Field values are checked (a bad one raises ``SitemapError`` naming
 loc: the caller validates beforehand, this is the last line of defence). A lastmod later
 than ``protocol.latest_allowed`` is dropped (the entry is kept). Entries with the same
 final loc merge into one: the one with the newest lastmod wins (ties are broken by the
-other fields, so the input order never matters).
+other fields, so the input order never matters). An entry's images are normalised as
+locs are and written once each, in the order given (``image_part``).
 """
 
 import datetime as dt
@@ -18,6 +19,7 @@ from typing import NamedTuple
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
+    MAX_IMAGES,
     MAX_LOC_LENGTH,
     LastmodTexts,
     SitemapError,
@@ -30,7 +32,13 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 
-__all__ = ["Collected", "Dropped", "Item", "collect", "sort_and_merge"]
+__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "collect", "image_part",
+           "sort_and_merge"]
+
+#: The extension namespaces an item's elements use, as bits of ``Item.extensions``: the
+#: ``<urlset>`` that holds it must declare them.
+ALTERNATES = 1  # xhtml:link
+IMAGES = 2  # image:image
 
 _CHANGEFREQ_PARTS = {word: f"<changefreq>{word}</changefreq>" for word in CHANGEFREQS}
 
@@ -49,8 +57,8 @@ class Item(NamedTuple):
     loc_xml: str  # the same, entity-escaped for XML
     key: dt.datetime | None  # its lastmod as an aware UTC datetime, to compare
     lastmod: str | None  # its lastmod's text (``LastmodTexts``), as written
-    rest: str  # the elements written after its lastmod (changefreq, priority, alternates)
-    has_alternates: bool
+    rest: str  # the elements written after its lastmod (changefreq, priority, alternates, images)
+    extensions: int  # the namespaces ``rest`` uses (``ALTERNATES | IMAGES``)
     given: str  # the loc as the entry gave it
 
 
@@ -60,7 +68,7 @@ class Collected(NamedTuple):
     items: list[Item]
     dropped: list[Dropped]  # entries left out
     dropped_lastmods: list[Dropped]  # entries kept without their lastmod
-    any_alternates: bool
+    extensions: int  # every namespace some item uses
 
 
 def collect(
@@ -82,7 +90,7 @@ def collect(
     append = items.append
     dropped: list[Dropped] = []
     dropped_lastmods: list[Dropped] = []
-    any_alternates = False
+    any_extensions = 0
     priority_cache: dict[float, str] = {}  # floats only: True == 1 and "0.5" != 0.5
     base_url = site.url
     changefreq_parts = _CHANGEFREQ_PARTS
@@ -152,14 +160,20 @@ def collect(
                     priority_cache[priority] = part
             rest += part
 
-        has_alternates = bool(entry.alternates)
-        if has_alternates:
-            any_alternates = True
+        extensions = 0
+        if entry.alternates:
+            extensions = ALTERNATES
             rest += _alternates_part(raw, entry)
+        if entry.images:
+            part = image_part(raw, entry.images)
+            if part:
+                extensions |= IMAGES
+                rest += part
+        any_extensions |= extensions
 
         loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
-        append(Item(loc, loc_xml, key, text, rest, has_alternates, raw))
-    return Collected(items, dropped, dropped_lastmods, any_alternates)
+        append(Item(loc, loc_xml, key, text, rest, extensions, raw))
+    return Collected(items, dropped, dropped_lastmods, any_extensions)
 
 
 def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
@@ -218,3 +232,27 @@ def _alternates_part(raw: str, entry: SitemapEntry) -> str:
     return "".join(parts)
 
 
+
+
+def image_part(raw: str, images: Iterable[str]) -> str:
+    """The ``image:image`` elements of an entry's images: each an absolute http(s) URL,
+    normalised as a loc is, written once (the first time it comes), at most
+    ``MAX_IMAGES``; ``SitemapError`` naming the entry's loc (``raw``) otherwise."""
+    seen: set[str] = set()
+    parts = []
+    for image in images:
+        try:
+            url = normalise_loc(image)
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise SitemapError(f"sitemap entry {raw}: invalid image URL: {exc}") from None
+        if url in seen:
+            continue
+        if not url.startswith(("http://", "https://")):
+            raise SitemapError(
+                f"sitemap entry {raw}: image {image!r} is not an absolute http(s) URL")
+        seen.add(url)
+        parts.append(f"<image:image><image:loc>{xml_escape(url)}</image:loc></image:image>")
+    if len(parts) > MAX_IMAGES:
+        raise SitemapError(f"sitemap entry {raw}: {len(parts):,} images, more than the "
+                           f"{MAX_IMAGES:,} one URL may list")
+    return "".join(parts)

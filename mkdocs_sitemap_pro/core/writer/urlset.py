@@ -5,12 +5,14 @@ exact UTF-8 size (declaration, root tags and every ``<url>`` line included) stay
 ``max_urls`` and ``max_bytes``; the next entry that would cross either starts a new file.
 An entry too big even for an empty file is dropped.
 
-``xhtml:link`` alternates: a ``<urlset>`` declares ``xmlns:xhtml`` exactly when it holds
-an entry with alternates. A file that such an entry could still fall into (the next one
-is fewer than ``max_urls`` entries ahead) is started with the declaration, provisionally
-and counted in its bytes; if no entry with alternates has arrived by the time its start
-must be written out, the plain start (shorter, so every size decision stays true) is
-written instead, and an entry with alternates that comes later starts a new file.
+Extension namespaces (``xhtml:link`` alternates, ``image:image``): a ``<urlset>``
+declares ``xmlns:xhtml`` (``xmlns:image``) exactly when it holds an entry that uses it.
+A file that such an entry could still fall into (the next one is fewer than ``max_urls``
+entries ahead) is started with the declaration, provisionally and counted in its bytes;
+if no entry using it has arrived by the time its start must be written out, the start
+declaring only what its entries use (shorter, so every size decision stays true) is
+written instead, and an entry using a namespace its file's start does not declare
+starts a new file.
 """
 
 from __future__ import annotations
@@ -22,8 +24,14 @@ from operator import attrgetter
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.atomic import CHUNK_BYTES, StagedFiles, TwinWriter
-from mkdocs_sitemap_pro.core.protocol import MAX_URLS, SITEMAP_NS, XHTML_NS, SitemapError
-from mkdocs_sitemap_pro.core.writer.items import Dropped, Item
+from mkdocs_sitemap_pro.core.protocol import (
+    IMAGE_NS,
+    MAX_URLS,
+    SITEMAP_NS,
+    XHTML_NS,
+    SitemapError,
+)
+from mkdocs_sitemap_pro.core.writer.items import ALTERNATES, IMAGES, Dropped, Item
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
 
 __all__ = ["XML_DECLARATION", "Shard", "too_many_files", "write_shards"]
@@ -31,6 +39,15 @@ __all__ = ["XML_DECLARATION", "Shard", "too_many_files", "write_shards"]
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
 URLSET_START = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}">\n'
 URLSET_START_XHTML = f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'
+#: The start of a file whose entries use the namespaces of a set of ``Item.extensions`` bits.
+URLSET_STARTS = {
+    0: URLSET_START,
+    ALTERNATES: URLSET_START_XHTML,
+    IMAGES: f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" xmlns:image="{IMAGE_NS}">\n',
+    ALTERNATES | IMAGES: (f'{XML_DECLARATION}<urlset xmlns="{SITEMAP_NS}" '
+                          f'xmlns:xhtml="{XHTML_NS}" xmlns:image="{IMAGE_NS}">\n'),
+}
+_EXTENSION_BITS = (ALTERNATES, IMAGES)
 URLSET_END = "</urlset>\n"
 
 
@@ -76,15 +93,15 @@ class _ShardStream:
         self.count = self.max_urls  # "the current file is full": the first entry opens one
         self.size = 0
         self.newest: Item | None = None
-        self.provisional = False  # the start declares xmlns:xhtml, but no entry uses it yet
-        self.plain = True  # the current file's start is written without xmlns:xhtml
+        self.declared = 0  # the namespaces (``Item.extensions`` bits) its start declares
+        self.used = 0  # those its entries use so far
+        self.started = False  # its start is written out: ``declared`` is final
         self.keep_items = options.html_view  # the view's rows come from the items written
 
-    def start(self, header: str, *, provisional: bool = False) -> None:
-        """Finish the current file, if any, and open the next with ``header``.
-
-        ``provisional``: ``header`` declares ``xmlns:xhtml`` for an entry that may come;
-        ``flush`` writes the plain start instead if none has come by then.
+    def start(self, declared: int = 0) -> None:
+        """Finish the current file, if any, and open the next, its start declaring the
+        namespaces ``declared`` (bits of ``Item.extensions``), some perhaps for entries
+        that may come: ``flush`` declares only those used if none has come by then.
         """
         self.finish()
         if len(self.shards) >= MAX_URLS:
@@ -94,25 +111,23 @@ class _ShardStream:
         gz_temp, gz_handle = self.staged.new(label + ".gz") if self.gzip else (None, None)
         self.writer = TwinWriter(handle, gz_handle)
         self.shards.append(Shard(temp, gz_temp))
+        header = URLSET_STARTS[declared]
         self.pending = [header]
         self.pending_bytes = self.size = len(header)
         self.count = 0
         self.newest = None
-        self.provisional = provisional
-        self.plain = header == URLSET_START
+        self.declared, self.used, self.started = declared, 0, False
 
     def add(
         self, items: Sequence[Item], text: str, nbytes: int, newest: Item | None,
-        alternates: bool = False,
+        extensions: int = 0,
     ) -> None:
         """Append ``items``, serialised as ``text`` (``nbytes`` long), whose newest is
-        ``newest`` (``alternates``: they hold ``xhtml:link`` elements, so the start must
-        declare them)."""
+        ``newest`` (``extensions``: the namespaces they use, which the start declares)."""
         count = len(items)
         if self.keep_items:
             self.shards[-1].items.extend(items)
-        if alternates:
-            self.provisional = False
+        self.used |= extensions
         self.pending.append(text)
         self.pending_bytes += nbytes
         self.size += nbytes
@@ -123,11 +138,13 @@ class _ShardStream:
             self.flush()
 
     def flush(self) -> None:
-        if self.provisional:
-            # No entry uses the namespace yet: write the shorter plain start.
-            self.pending[0] = URLSET_START
-            self.size -= len(URLSET_START_XHTML) - len(URLSET_START)
-            self.provisional, self.plain = False, True
+        if not self.started and self.writer is not None:
+            if self.used != self.declared:
+                # Declared for entries that have not come: the shorter start of those that did.
+                self.pending[0] = URLSET_STARTS[self.used]
+                self.size -= len(URLSET_STARTS[self.declared]) - len(URLSET_STARTS[self.used])
+                self.declared = self.used
+            self.started = True
         if self.writer is not None and self.pending:
             self.writer.write("".join(self.pending))
             self.pending = []
@@ -164,7 +181,7 @@ def write_shards(
     ordered: list[Item],
     staged: StagedFiles,
     options: WriteOptions,
-    any_alternates: bool,
+    extensions: int,
     dropped: list[Dropped],
 ) -> list[Shard]:
     """Stream the sorted entries into temporary urlset files; return them in order.
@@ -176,8 +193,9 @@ def write_shards(
     """
     max_urls = options.max_urls
     stream = _ShardStream(staged, options, len(ordered))
-    alternates = ([i for i, item in enumerate(ordered) if item.has_alternates]
-                  if any_alternates else [])
+    # For each namespace some entry uses, the positions of the entries that use it.
+    users = {bit: [i for i, item in enumerate(ordered) if item.extensions & bit]
+             for bit in _EXTENSION_BITS if extensions & bit}
     room = stream.room
     plain_room = room - len(URLSET_START)  # the most one entry may take in a plain file
     try:
@@ -194,14 +212,14 @@ def write_shards(
                 sizes = list(map(len, records))
             else:
                 sizes = [len(record.encode("utf-8")) for record in records]
-            if any_alternates or max(sizes) > plain_room:
-                _place_one_by_one(stream, first, block, records, sizes, alternates, dropped)
+            if extensions or max(sizes) > plain_room:
+                _place_one_by_one(stream, first, block, records, sizes, users, dropped)
                 continue
             totals = list(accumulate(sizes, initial=0))
             i, end = 0, len(block)
             while i < end:
                 if stream.count >= max_urls or stream.size + sizes[i] > room:
-                    stream.start(URLSET_START)
+                    stream.start()
                 last = min(end, i + max_urls - stream.count)
                 j = bisect_right(totals, totals[i] + room - stream.size, i, last + 1) - 1
                 assert j > i  # entry i fits: checked just above
@@ -226,31 +244,33 @@ def _place_one_by_one(
     block: list[Item],
     records: list[str],
     sizes: list[int],
-    alternates: list[int],
+    users: dict[int, list[int]],
     dropped: list[Dropped],
 ) -> None:
-    """Place a block entry by entry: it holds alternates or an entry too big to fit.
+    """Place a block entry by entry: it holds extension elements or an entry too big to fit.
 
-    ``alternates`` are the positions (in the sorted entries) of entries with alternates.
-    A file is started declaring ``xmlns:xhtml`` when one could fall into it (the next
-    such entry is fewer than ``max_urls`` entries ahead of the file's first), for good if
-    its first entry has alternates, else provisionally (see the module docstring).
+    ``users`` are, for each namespace, the positions (in the sorted entries) of the
+    entries that use it. A file is started declaring a namespace when an entry using it
+    could fall into it (the next such entry is fewer than ``max_urls`` entries ahead of
+    the file's first), for good if its first entry uses it, else provisionally (see the
+    module docstring).
     """
     room, max_urls = stream.room, stream.max_urls
     for offset, item in enumerate(block):
         nbytes = sizes[offset]
-        has_alternates = item.has_alternates
+        extensions = item.extensions
         if (
             stream.count >= max_urls
             or stream.size + nbytes > room
-            or (has_alternates and stream.plain)
+            or extensions & ~stream.declared
         ):
-            header, provisional = URLSET_START, False
+            declared = extensions
             position = first + offset
-            ahead = bisect_left(alternates, position)
-            if ahead < len(alternates) and alternates[ahead] - position < max_urls:
-                header, provisional = URLSET_START_XHTML, not has_alternates
-            if len(header) + nbytes > room:
+            for bit, positions in users.items():
+                ahead = bisect_left(positions, position)
+                if ahead < len(positions) and positions[ahead] - position < max_urls:
+                    declared |= bit
+            if len(URLSET_STARTS[declared]) + nbytes > room:
                 dropped.append(
                     Dropped(
                         item.given,
@@ -259,10 +279,10 @@ def _place_one_by_one(
                     )
                 )
                 continue
-            stream.start(header, provisional=provisional)
+            stream.start(declared)
         stream.add(
             (item,), records[offset], nbytes, item if item.key is not None else None,
-            has_alternates,
+            extensions,
         )
 
 

@@ -49,6 +49,7 @@ td.date{white-space:nowrap;font-variant-numeric:tabular-nums}
 background:var(--accent-bg);font-size:12px;font-weight:600}
 .none{color:var(--muted)}
 td.langs{min-width:13em}
+td.images a{display:block;text-align:left;font-size:13px;word-break:break-all}
 td.raw{white-space:nowrap}
 td.raw a{color:var(--muted);font-size:13px}
 footer{margin-top:18px;color:var(--muted);font-size:13px}

@@ -147,7 +147,7 @@ def write_sitemaps(
             dropped_lastmods=tuple(dropped_lastmods),
         )
     ordered, duplicates = sort_and_merge(collected.items)
-    any_alternates = collected.any_alternates
+    extensions = collected.extensions
     del collected  # the sorted list is all that is needed from here
     if -(-len(ordered) // max_urls) > MAX_URLS:
         raise SitemapError(too_many_files(len(ordered), max_urls))
@@ -156,7 +156,7 @@ def write_sitemaps(
     stem = options.stem
     staged = StagedFiles(folder)
     try:
-        shards = write_shards(ordered, staged, options, any_alternates, dropped)
+        shards = write_shards(ordered, staged, options, extensions, dropped)
         if not shards:
             return WriteReport(
                 dropped=tuple(dropped),

@@ -233,7 +233,8 @@ def _site_build(site: SiteConfig, options: SitemapProConfig, history: _History,
         dependencies = dependencies._replace(lines=store.dates(
             git, rules, dependencies.pages.values(), options.git_timeout))
     build = Build(config, options, build_time=build_time, files=built.files,
-                  collector=PageCollector(options.exclude, build_time, moved=moved))
+                  collector=PageCollector(options.exclude, build_time, moved=moved,
+                                          images=options.images))
     build.history, build.dependencies = git, dependencies
     build.heading_of = lambda file: built_heading(file.abs_dest_path)
     build.last_deploy, build.fingerprint_method = last_deploy, BUILT
