@@ -88,15 +88,20 @@ class Rule:
     def __str__(self) -> str:
         return f"line {self.line}: {'Allow' if self.allow else 'Disallow'}: {self.written}"
 
+    def __post_init__(self) -> None:
+        # The pattern taken apart once: whether it is anchored, and its literal pieces.
+        anchored = self.pattern.endswith("$")
+        body = self.pattern[:-1] if anchored else self.pattern
+        object.__setattr__(self, "_anchored", anchored)
+        object.__setattr__(self, "_pieces", tuple(body.split("*")))
+
     def matches(self, path: str) -> bool:
         """Whether the pattern matches the start of ``path`` (a normalised path)."""
-        pattern = self.pattern
-        anchored = pattern.endswith("$")
-        if anchored:
-            pattern = pattern[:-1]
-        if "*" not in pattern:
-            return path == pattern if anchored else path.startswith(pattern)
-        first, *middle, last = pattern.split("*")
+        anchored: bool = self._anchored  # type: ignore[attr-defined]
+        pieces: tuple[str, ...] = self._pieces  # type: ignore[attr-defined]
+        if len(pieces) == 1:
+            return path == pieces[0] if anchored else path.startswith(pieces[0])
+        first, *middle, last = pieces
         if not path.startswith(first):
             return False
         # Each piece at its leftmost place after the one before: the leftmost leaves
@@ -117,6 +122,15 @@ class RobotsRules:
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
+        # Rules by what every path they match starts with, so that a path is tried only
+        # against the rules that can match it: a robots.txt of thousands of rules costs
+        # each URL a look-up per distinct start length, not a match per rule.
+        self._by_start: dict[str, list[Rule]] = {}
+        for rule in rules:
+            self._by_start.setdefault(_literal_start(rule.pattern), []).append(rule)
+        self._lengths = sorted({len(start) for start in self._by_start})
+        #: Look-ups and matches made so far: what judging untrusted input has cost.
+        self.steps = 0
 
     @classmethod
     def parse(cls, text: str) -> RobotsRules:
@@ -158,14 +172,16 @@ class RobotsRules:
         when none matches (then it is allowed)."""
         path = _normalise(url_path(url) if not url.startswith("/") else url)
         best: Rule | None = None
-        for rule in self.rules:
-            if best is not None and (
-                len(rule.pattern) < len(best.pattern)
-                or (len(rule.pattern) == len(best.pattern) and (best.allow or not rule.allow))
-            ):
-                continue  # could not win over the best so far
-            if rule.matches(path):
-                best = rule
+        for length in self._lengths:
+            if length > len(path):
+                break
+            self.steps += 1
+            for rule in self._by_start.get(path[:length], ()):
+                if best is not None and _rank(rule) <= _rank(best):
+                    continue  # cannot win over the best match so far
+                self.steps += 1
+                if rule.matches(path):
+                    best = rule
         return best
 
     def disallowing(self, url: str) -> Rule | None:
@@ -173,6 +189,18 @@ class RobotsRules:
         may be crawled."""
         rule = self.deciding(url)
         return rule if rule is not None and not rule.allow else None
+
+
+def _rank(rule: Rule) -> tuple[int, bool]:
+    """Which of two matching rules decides: the longer pattern, then Allow."""
+    return len(rule.pattern), rule.allow
+
+
+def _literal_start(pattern: str) -> str:
+    """What every path ``pattern`` matches starts with: the pattern up to its first
+    ``*``, a final ``$`` (the end anchor) left off."""
+    head = pattern.split("*", 1)[0]
+    return head[:-1] if head == pattern and head.endswith("$") else head
 
 
 def _key_value(line: str) -> tuple[str, str] | None:

@@ -2,7 +2,8 @@
 keeps every crawler from (``User-agent: *``), which search engines report as an error.
 
 Read by the rules of ``core.robots_rules``, the ones the build warns by; only URLs on
-the host whose robots.txt it is are judged (another host's URL is ``loc-site``'s).
+the host whose robots.txt it is are judged (another host's URL is ``loc-site``'s), and
+the work spent on an untrusted robots.txt is bounded.
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.tree_rules import ListedUrls
 from mkdocs_sitemap_pro.core.robots_rules import RobotsRules, host_robots_url
 
-__all__ = ["check_crawlable"]
+__all__ = ["MAX_STEPS", "check_crawlable"]
+
+#: Look-ups and matches spent on one tree at most (a few seconds): what a hostile
+#: robots.txt of thousands of ``/*…`` rules against 50,000 URLs would cost is bounded.
+MAX_STEPS = 5_000_000
 
 
 def _host(url: str) -> str:
@@ -29,7 +34,12 @@ def check_crawlable(urls: ListedUrls, robots_url: str, shown: str, text: str,
     if not rules.rules:
         return
     host = _host(robots_url)
-    for loc, places in urls.items():
+    for judged, (loc, places) in enumerate(urls.items()):
+        if rules.steps > MAX_STEPS:  # a robots.txt made to be slow to match
+            found.warning("not-checked", shown,
+                          f"{len(rules.rules):,} rules for every crawler: stopped comparing "
+                          f"them with the sitemap after {judged:,} of {len(urls):,} URLs")
+            return
         try:
             if _host(loc) != host:
                 continue

@@ -3,6 +3,8 @@ in a site folder at the host's root and over HTTP (the host's ``/robots.txt``)."
 
 from __future__ import annotations
 
+import time
+
 from mkdocs_sitemap_pro.core.check import CheckOptions, check
 from tests.core.check.tree_files import NOW, SITE, pages, run, url, urlset
 from tests.support.web_server import Reply, web
@@ -72,3 +74,23 @@ def test_over_http_the_hosts_robots_txt_is_read_once():
         report = check(server.url, options)
         assert disallowed(report) == [("error", docs + "sitemap.xml", docs + "private/x/")]
         assert [seen.path for seen in server.requests].count("/robots.txt") == 1
+
+
+def test_a_robots_txt_made_to_be_slow_is_judged_within_a_bound(tmp_path, monkeypatch):
+    """Thousands of ``/*…`` rules match no literal start, so each is tried on every URL:
+    past the step budget the rest is not judged, with a warning, and the check ends."""
+    from mkdocs_sitemap_pro.core.check import crawlable
+
+    monkeypatch.setattr(crawlable, "MAX_STEPS", 200_000)
+    robots = "User-agent: *\n" + "".join(f"Disallow: /*{n}*x{n}\n" for n in range(5_000))
+    locs = [SITE + "a" * 50 + f"{n}/" for n in range(100)] + [SITE + "9x9/"]
+    files = {"robots.txt": robots + f"Sitemap: {SITE}sitemap.xml\n",
+             "sitemap.xml": urlset(*(url(loc) for loc in locs))}
+    started = time.monotonic()
+    report = run(tmp_path, files)
+    assert time.monotonic() - started < 10
+    (stopped,) = [f for f in report.findings if f.rule == "not-checked"]
+    assert stopped.severity == "warning" and stopped.file == "robots.txt"
+    assert stopped.message.startswith("5,000 rules for every crawler: stopped comparing them "
+                                      "with the sitemap after ")
+    assert stopped.message.endswith(" of 101 URLs")
