@@ -32,7 +32,7 @@ hostile robots.txt cannot make ``check`` hang.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 __all__ = ["MAX_BYTES", "Rule", "RobotsRules", "host_robots_url", "url_path"]
@@ -84,21 +84,22 @@ class Rule:
     pattern: str  # normalised; its length is the rule's weight
     line: int  # 1-based line number in robots.txt
     written: str  # the value as written, for messages
+    # The pattern taken apart once: whether it ends at the path's end, its literal pieces.
+    anchored: bool = field(init=False, repr=False, compare=False)
+    pieces: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __str__(self) -> str:
         return f"line {self.line}: {'Allow' if self.allow else 'Disallow'}: {self.written}"
 
     def __post_init__(self) -> None:
-        # The pattern taken apart once: whether it is anchored, and its literal pieces.
         anchored = self.pattern.endswith("$")
         body = self.pattern[:-1] if anchored else self.pattern
-        object.__setattr__(self, "_anchored", anchored)
-        object.__setattr__(self, "_pieces", tuple(body.split("*")))
+        object.__setattr__(self, "anchored", anchored)
+        object.__setattr__(self, "pieces", tuple(body.split("*")))
 
     def matches(self, path: str) -> bool:
         """Whether the pattern matches the start of ``path`` (a normalised path)."""
-        anchored: bool = self._anchored  # type: ignore[attr-defined]
-        pieces: tuple[str, ...] = self._pieces  # type: ignore[attr-defined]
+        anchored, pieces = self.anchored, self.pieces
         if len(pieces) == 1:
             return path == pieces[0] if anchored else path.startswith(pieces[0])
         first, *middle, last = pieces
