@@ -19,7 +19,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, manifest_name
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES, SitemapError
+from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
+from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES, RobotsRules
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, theme
@@ -152,6 +154,8 @@ def write_sitemap(
             )
     if mike.writes_robots(options.robots_txt, versioned):
         _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
+    # Listed but forbidden by robots.txt: search engines report it as an error.
+    _warn_disallowed(Path(config.site_dir), site, entries)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     if options.validate_:
         from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
@@ -259,6 +263,28 @@ def _entries(
             images=page.images.urls,
         )))
     return entries
+
+
+def _warn_disallowed(site_dir: Path, site: SiteUrl, entries: list[SitemapEntry]) -> None:
+    """Warn once about the listed URLs the site's robots.txt (as published, the
+    ``Sitemap:`` line added) keeps every crawler from. Only a site at the root of its
+    host publishes the robots.txt crawlers read; one below a path has no say."""
+    if not site.at_host_root:
+        return
+    robots_path = site_dir / "robots.txt"
+    try:
+        data = read_regular(robots_path, MAX_BYTES)
+    except OSError as error:  # said already when the Sitemap: line could not be added
+        log.debug(f"cannot read {robots_path} to compare it with the sitemap: {error}")
+        return
+    if data is None:
+        return
+    rules = RobotsRules.parse(data[:MAX_BYTES].decode("utf-8", errors="replace"))
+    if not rules.rules:
+        return
+    locs = sorted({entry.loc for entry in entries})
+    blocked = [(loc, rule) for loc in locs if (rule := rules.disallowing(loc)) is not None]
+    report.disallowed(blocked, len(locs))
 
 
 def _update_robots(site_dir: Path, site: SiteUrl, sitemap_url: str, serving: bool) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from mkdocs.plugins import get_plugin_logger
 
+from mkdocs_sitemap_pro.core.robots_rules import Rule
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin.dating import API_FILE, CODE, UNEXPLAINED, UNSEEN, Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection
@@ -87,6 +88,36 @@ def written(report: WriteReport, by_url: Callable[[], dict[str, str]]) -> None:
             f"{name} is the site's own file, so the sitemap's page for people was not "
             "written there; rename that page or set html_view: false"
         )
+
+
+#: URLs (and robots.txt rules) a message names before counting the rest.
+NAMED = 3
+
+
+def disallowed(blocked: list[tuple[str, Rule]], listed: int) -> None:
+    """One WARNING for every listed URL that robots.txt keeps every crawler from (so
+    ``--strict`` fails): how many, the first few and the rules, and the two ways out."""
+    if not blocked:
+        return
+    urls = ", ".join(loc for loc, _ in blocked[:NAMED])
+    if len(blocked) > NAMED:
+        urls += f" and {len(blocked) - NAMED:,} more"
+    rules = list(dict.fromkeys(str(rule) for _, rule in blocked))
+    said = "; ".join(rules[:NAMED]) + (f"; {len(rules) - NAMED:,} more rules" if len(rules) > NAMED else "")
+    log.warning(
+        f"robots.txt disallows {blocked_count(len(blocked), listed)} for every crawler "
+        f"(User-agent: *), and search engines report a listed URL they may not crawl as "
+        f"an error: {urls} ({said}); leave these pages out of the sitemap (the "
+        f"`exclude` option, or `sitemap: false` in their front matter), or change "
+        f"robots.txt to allow them"
+    )
+
+
+def blocked_count(blocked: int, listed: int) -> str:
+    """``all 4 URLs in the sitemap`` or ``3 of the 12 URLs in the sitemap``."""
+    if blocked == listed:
+        return "the only URL in the sitemap" if listed == 1 else f"all {listed:,} URLs in the sitemap"
+    return f"{blocked:,} of the {_count(listed, 'URL')} in the sitemap"
 
 
 # What dated a page other than its own source, in the order the summary names them.

@@ -233,3 +233,22 @@ def test_a_snippet_range_is_dated_by_its_lines_as_by_the_plugin(site, monkeypatc
     dates = {u.findtext("{*}loc"): u.findtext("{*}lastmod")
              for u in parse_sitemap(built.site_dir / "sitemap.xml")}
     assert dates[SITE_URL + "range/"] == utc(day(3))
+
+
+def test_a_robots_txt_disallowing_listed_urls_is_the_plugins_warning(site, monkeypatch, capsys):
+    """After another builder, the same one WARNING as under the plugin; --strict fails."""
+    site.config.update(site_url="https://example.com/", plugins=[])
+    site.write_config()
+    site.page("index.md")
+    site.page("private/a.md")
+    site.repo.write("docs/robots.txt", "User-agent: *\nDisallow: /private/\n")
+    site.commit("first", D1)
+    assert site.build().error is None  # the site, without the plugin
+    site.config["plugins"] = [{"sitemap-pro": {}}]
+    site.write_config()
+    assert run_build(site, monkeypatch) == 0
+    err = capsys.readouterr().err
+    assert err.count("robots.txt disallows") == 1, err
+    assert ("robots.txt disallows 1 of the 2 URLs in the sitemap for every crawler "
+            "(User-agent: *)") in err and "https://example.com/private/a/ (line 2: Disallow: /private/)" in err
+    assert run_build(site, monkeypatch, "--strict") == 1

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mkdocs_sitemap_pro.core.check.crawlable import check_crawlable
 from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
 from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
@@ -40,11 +41,13 @@ from mkdocs_sitemap_pro.core.check.tree import (
 from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
+from mkdocs_sitemap_pro.core.robots_rules import host_robots_url
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions
 
-__all__ = ["CheckOptions", "Start", "check", "sitemaps_from_robots", "start_of"]
+__all__ = ["CheckOptions", "Start", "check", "host_robots", "read_robots", "sitemaps_from_robots",
+           "sitemaps_in_robots", "start_of"]
 
 #: versions.json (mike's list of versions) is read up to this size.
 _VERSIONS_MAX_BYTES = 10 * 1024 * 1024
@@ -175,22 +178,36 @@ def start_of(target: str, options: CheckOptions) -> Start:
 
 def sitemaps_from_robots(start: Start, found: Findings) -> list[str]:
     """The sitemaps robots.txt names, or ``sitemap.xml`` beside it when it names none."""
+    return sitemaps_in_robots(start, read_robots(start, found), found)
+
+
+def read_robots(start: Start, found: Findings) -> str | None:
+    """The text of the robots.txt a tree starts from; None (with a finding, unless it
+    is simply not there) if it cannot be read."""
+    assert start.robots is not None
+    shown = start.source.display(start.robots)
+    try:
+        data = start.source.read(start.robots, ROBOTS_MAX_BYTES)
+    except TooLarge as error:
+        found.warning("robots-size", shown, f"{error} (crawlers read only the first 500 KiB)")
+        return None
+    except OutsideFolder as error:
+        found.error("loc-outside-site", shown, f"{start.robots}: {error}", url=start.robots)
+        return None
+    except FetchError as error:
+        found.warning("unreadable", shown, str(error))
+        return None
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def sitemaps_in_robots(start: Start, text: str | None, found: Findings) -> list[str]:
+    """The sitemaps the robots.txt ``text`` names, or ``sitemap.xml`` beside it when it
+    names none (or could not be read)."""
     assert start.robots is not None
     source, shown = start.source, start.source.display(start.robots)
     urls: list[str] = []
-    try:
-        data = source.read(start.robots, ROBOTS_MAX_BYTES)
-    except TooLarge as error:
-        found.warning("robots-size", shown, f"{error} (crawlers read only the first 500 KiB)")
-        data = None
-    except OutsideFolder as error:
-        found.error("loc-outside-site", shown, f"{start.robots}: {error}", url=start.robots)
-        data = None
-    except FetchError as error:
-        found.warning("unreadable", shown, str(error))
-        data = None
-    if data is not None:
-        urls = robots_sitemaps(data.decode("utf-8", "replace"), shown, found)
+    if text is not None:
+        urls = robots_sitemaps(text, shown, found)
         if not urls:
             found.warning("robots-no-sitemap", shown, "robots.txt names no sitemap "
                           "(a line 'Sitemap: <absolute URL>' tells every crawler where it is)")
@@ -212,6 +229,32 @@ def sitemaps_from_robots(start: Start, found: Findings) -> list[str]:
     if not urls:
         urls = [start.robots.rsplit("/", 1)[0] + "/sitemap.xml"]
     return urls
+
+
+def host_robots(start: Start, read: str | None, found: Findings) -> tuple[str, str] | None:
+    """The robots.txt crawlers read for the tree's URLs (the one at the root of the
+    host) and its text, when the checker can see it: over HTTP(S), ``/robots.txt`` of
+    the host asked; in a folder, its own robots.txt if the folder is the host's root.
+    ``read``: the text of the robots.txt the tree started from, if it was read."""
+    first = start.robots or start.files[0]
+    url = host_robots_url(first)
+    if isinstance(start.source, LocalSource):
+        if not start.site.at_host_root:
+            return None  # the host's robots.txt is not in the folder
+        url = start.site.join("robots.txt")
+    if start.robots is not None and urlsplit(start.robots).path == "/robots.txt":
+        return (start.robots, read) if read is not None else None
+    shown = start.source.display(url)
+    try:
+        data = start.source.read(url, ROBOTS_MAX_BYTES)
+    except OutsideFolder as error:
+        found.error("loc-outside-site", shown, f"{url}: {error}", url=url)
+        return None
+    except FetchError as error:
+        found.warning("unreadable", shown, f"{error}; which listed URLs it disallows is "
+                      "not known")
+        return None
+    return None if data is None else (url, data.decode("utf-8", "replace"))
 
 
 def _built_on(tree: Tree, source: Source, now: dt.datetime) -> dt.date | None:
@@ -236,7 +279,8 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     now = options.now or dt.datetime.now(UTC)
     start = start_of(target, options)
     found = Findings()
-    start_urls = start.files or sitemaps_from_robots(start, found)
+    robots = None if start.files else read_robots(start, found)
+    start_urls = start.files or sitemaps_in_robots(start, robots, found)
     limits = TreeLimits(options.max_bytes, options.max_files)
     ticker = Ticker(options.progress, options.progress_every) if options.progress else None
     tree = follow(start_urls, start.source, start.site, limits, now, found, ticker)
@@ -248,6 +292,9 @@ def check(target: str, options: CheckOptions | None = None) -> Report:
     manifests = check_manifests(start_urls, start.source, found)
     check_alternates(urls, found)
     check_images(urls, found)
+    host = host_robots(start, robots, found)
+    if host is not None:
+        check_crawlable(urls, host[0], start.source.display(host[0]), host[1], found)
     if isinstance(start.source, LocalSource):
         check_pages(urls, start.source, found, ticker)
         # A file that could not be read lists nothing: every page would look unlisted.

@@ -30,12 +30,13 @@ from mkdocs_sitemap_pro.core.check.streamed import (
     read_streamed,
 )
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, decompress, is_gzip
+from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
 __all__ = ["Loaded", "Tree", "TreeLimits", "follow", "robots_sitemaps"]
 
 #: robots.txt is read up to this size (Google reads the first 500 KiB).
-ROBOTS_MAX_BYTES = 500 * 1024
+ROBOTS_MAX_BYTES = MAX_BYTES
 
 
 @dataclass(frozen=True)
