@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import shutil
 import subprocess
 import sys
@@ -137,7 +138,14 @@ def test_after_mkdocs_the_same_bytes_as_the_plugin(site, monkeypatch, capsys, di
 
     assert run_build(site, monkeypatch, "--strict") == 0, capsys.readouterr().err
     after = {name: (built.site_dir / name).read_bytes() for name in names}
+    # The same bytes, but for what each recorded of the pages it saw rendered: the plugin
+    # the content MkDocs converted, `build` the pages it reads back (issue 55).
+    manifests = [json.loads(files.pop("sitemap.manifest.json")) for files in (after, plugin_files)]
     assert after == plugin_files
+    assert [m.pop("rendered") for m in manifests] == ["built-1", "converted-1"]
+    pages = [m.pop("pages") for m in manifests]
+    assert manifests[0] == manifests[1] and pages[0].keys() == pages[1].keys()
+    assert [value[11:] for value in pages[0].values()] == [value[11:] for value in pages[1].values()]
 
 
 def test_no_site_url_is_exit_2_naming_it(site, monkeypatch, capsys):
