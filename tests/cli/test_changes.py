@@ -42,6 +42,13 @@ def two_deploys(tmp_path, **options):
     return site, build(site)
 
 
+def drop_pages(manifest):
+    """Make ``manifest`` one an earlier version wrote: no page recorded."""
+    data = json.loads(manifest.read_text())
+    del data["pages"], data["rendered"]
+    manifest.write_text(json.dumps(data))
+
+
 def test_two_builds_a_commit_apart(tmp_path, capsys):
     _, new = two_deploys(tmp_path)
     assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
@@ -67,8 +74,13 @@ def test_json_records_parse_back(tmp_path, capsys):
         {"kind": "removed", "url": f"{SITE_URL}b/", "old": "2024-01-04T10:00:00+00:00",
          "new": None, "reason": None},
         {"kind": "updated", "url": f"{SITE_URL}a/", "old": "2024-01-03T10:00:00+00:00",
-         "new": "2024-01-11T10:00:00+00:00", "reason": "lastmod"},
+         "new": "2024-01-11T10:00:00+00:00", "reason": "rendered"},
     ]
+    # A manifest made before pages were recorded: by the lastmods.
+    drop_pages(tmp_path / "old" / "sitemap.manifest.json")
+    assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
+    assert [json.loads(line)["reason"] for line in capsys.readouterr().out.splitlines()] == [
+        None, None, "lastmod"]
 
 
 def test_sitemap_files_given_directly_sharded_and_gzipped(tmp_path, capsys):
@@ -117,7 +129,8 @@ def test_a_lastmod_that_went_back_is_reported_and_warned(tmp_path, capsys):
     assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [
-        f"backwards {SITE_URL}a/  (2024-01-03T10:00:00+00:00 -> 2023-12-25T12:00:00+00:00)"]
+        f"backwards {SITE_URL}a/  (2024-01-03T10:00:00+00:00 -> 2023-12-25T12:00:00+00:00; "
+        "rendered content changed)"]
     assert captured.err == (
         "mkdocs-sitemap-pro changes: warning: 1 URL's lastmod went backwards: the history "
         "was rewritten, or dates were carried wrongly (a shallow clone without the last "
@@ -135,7 +148,15 @@ def test_other_content_on_the_same_day_is_an_update_by_the_manifest(tmp_path, ca
     assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
     assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == [
         {"kind": "updated", "url": f"{SITE_URL}a/", "old": "2024-01-06", "new": "2024-01-06",
-         "reason": "content"}]
+         "reason": "rendered"}]
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    assert capsys.readouterr().out == (
+        f"updated   {SITE_URL}a/  (rendered content changed; lastmod 2024-01-06)\n")
+    # Manifests that record no page (an earlier version's): by the files that dated it.
+    drop_pages(tmp_path / "old" / "sitemap.manifest.json")
+    assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
+    assert [json.loads(line)["reason"] for line in capsys.readouterr().out.splitlines()] == [
+        "content"]
     assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
     assert capsys.readouterr().out == (
         f"updated   {SITE_URL}a/  (content changed; lastmod 2024-01-06)\n")

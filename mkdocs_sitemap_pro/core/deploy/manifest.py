@@ -29,6 +29,7 @@ from json.encoder import encode_basestring_ascii as _string  # what json.dumps w
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange
+from mkdocs_sitemap_pro.core.urls import normalise_loc
 
 __all__ = [
     "FORMAT",
@@ -46,6 +47,7 @@ __all__ = [
     "path_key",
     "path_keys",
     "page_key",
+    "loc_key",
 ]
 
 FORMAT = "mkdocs-sitemap-pro manifest"
@@ -111,6 +113,18 @@ def page_key(relative_url: str) -> str:
     the site's (``guide/install/``), 11 characters of URL-safe base64."""
     digest = hashlib.blake2b(relative_url.encode("utf-8"), digest_size=_PAGE_KEY_BYTES).digest()
     return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def loc_key(loc: str, listed_under: str) -> str | None:
+    """The ``page_key`` of a page listed at ``loc`` by a sitemap whose URLs lie under
+    ``listed_under`` (a site's URL, or a mike version's folder, ending in ``/``): its
+    normalised URL from there, as the build that wrote both keyed it and as ``changes``
+    finds it again. None for a loc that is not under it (or not a URL)."""
+    try:
+        normal = normalise_loc(loc)
+    except ValueError:
+        return None
+    return page_key(normal[len(listed_under):]) if normal.startswith(listed_under) else None
 
 
 def path_keys(names: Iterable[bytes]) -> list[str]:
