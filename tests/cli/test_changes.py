@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
+from mkdocs_sitemap_pro.core.check import CheckOptions
+from mkdocs_sitemap_pro.core.deploy.changes import read_urls
+from mkdocs_sitemap_pro.core.deploy.manifest import page_key, parse_manifest
 from tests.core.check.tree_files import url, urlset, write_tree
 from tests.support.browser import serve
 from tests.support.dates import day
+from tests.support.git import git_env
+from tests.support.hreflang import read_with_alternates
 from tests.support.sites import SITE_URL, Site
 
 PAGES = ("index.md", "a.md", "b.md", "guide/c.md")
@@ -204,3 +214,129 @@ def test_an_old_folder_without_robots_txt_is_taken_at_the_new_ones_url(tmp_path,
     assert "pass --site-url" in capsys.readouterr().err
     assert main(["changes", str(tmp_path / "old"), str(tmp_path / "new"),
                  "--site-url", SITE_URL]) == 0
+
+
+# -- by what each page rendered (the manifests' fingerprints) ---------------------------
+
+PARAGRAPH = ("Search engines use the lastmod only while it is consistently and verifiably "
+             "accurate, and mean the last significant change of what the page shows.")
+
+
+def wrapped(width):
+    """PARAGRAPH re-wrapped at ``width`` columns: the same words, other line breaks."""
+    lines, line = [], ""
+    for word in PARAGRAPH.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line]) + "\n"
+
+
+def rendered_deploys(tmp_path, previous):
+    """Deploy 1 kept as old/; then a paragraph of same.md re-wrapped (whitespace only),
+    a word of word.md changed, new.md added, gone.md deleted (day 10); deploy 2, with
+    ``previous`` naming deploy 1 or not. Both sitemaps, parsed back."""
+    site = Site(tmp_path / "p", options={})
+    site.repo.write(".gitignore", "site/\n")
+    for n, (name, text) in enumerate({
+            "index.md": "# Home\n", "same.md": "# Same\n\n" + wrapped(60),
+            "word.md": "# Word\n\nThe quick brown fox.\n", "gone.md": "# Gone\n"}.items(), 1):
+        site.page(name, text)
+        site.commit(f"add {name}", day(n))
+    first = site.build()
+    assert first.error is None, first.messages()
+    before = first.sitemap()
+    shutil.copytree(first.site_dir, tmp_path / "old")
+    site.page("same.md", "# Same\n\n" + wrapped(30))
+    site.page("word.md", "# Word\n\nThe quick red fox.\n")
+    site.page("new.md", "# New\n")
+    (site.root / "docs" / "gone.md").unlink()
+    site.commit("re-wrap same, a word of word, add new, drop gone", day(10))
+    if previous:
+        site.set_options(previous=str(tmp_path / "old"))
+    second = site.build()
+    assert second.error is None, second.messages()
+    return second.site_dir, before, second.sitemap()
+
+
+CHANGED = [
+    {"kind": "added", "url": f"{SITE_URL}new/", "old": None,
+     "new": "2024-01-11T10:00:00+00:00", "reason": None},
+    {"kind": "removed", "url": f"{SITE_URL}gone/", "old": "2024-01-05T10:00:00+00:00",
+     "new": None, "reason": None},
+    {"kind": "updated", "url": f"{SITE_URL}word/", "old": "2024-01-04T10:00:00+00:00",
+     "new": "2024-01-11T10:00:00+00:00", "reason": "rendered"},
+]
+
+
+@pytest.mark.parametrize("previous", [True, False], ids=["previous", "plain"])
+def test_a_page_re_wrapped_is_no_change_a_changed_word_is(tmp_path, capsys, previous):
+    new, before, after = rendered_deploys(tmp_path, previous)
+    same = f"{SITE_URL}same/"
+    assert before[same]["lastmod"] == "2024-01-03T10:00:00+00:00"
+    # With previous the build kept its date; built plainly git re-dated it: either way
+    # it renders the same, so it is no change.
+    assert after[same]["lastmod"] == (before[same]["lastmod"] if previous
+                                      else "2024-01-11T10:00:00+00:00")
+    assert main(["changes", str(tmp_path / "old"), str(new), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [json.loads(line) for line in captured.out.splitlines()] == CHANGED
+    assert captured.err == ""
+    assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"added     {SITE_URL}new/", f"removed   {SITE_URL}gone/",
+        f"updated   {SITE_URL}word/  (2024-01-04T10:00:00+00:00 -> 2024-01-11T10:00:00+00:00)"]
+
+
+def site_of(tmp_path, shape):
+    """A site with a nested page, a README, a name to escape; in ``shape``: MkDocs with
+    directory URLs or without, with static-i18n, or Zensical then our ``build``."""
+    site = Site(tmp_path / "p")
+    site.repo.write(".gitignore", "site/\n")
+    if shape == "flat":
+        site.config["use_directory_urls"] = False
+    if shape == "i18n":
+        site.config["theme"] = {"name": "material"}
+        site.config["plugins"] = [{"sitemap-pro": {}}, {"i18n": {
+            "docs_structure": "suffix",
+            "languages": [{"locale": "en", "default": True, "name": "English"},
+                          {"locale": "fr", "name": "Français"}]}}]
+    if shape == "zensical":
+        site.config["theme"] = {"name": "material"}
+    site.write_config()
+    names = ["index.md", "guide/README.md", "guide/deep/page.md", "café ü.md"]
+    if shape == "i18n":
+        names += [name.replace(".md", ".fr.md") for name in names]
+    for name in names:
+        site.page(name, f"# {name}\n\nText.\n")
+    site.commit("pages", day(1))
+    return site
+
+
+@pytest.mark.parametrize("shape", ["mkdocs", "flat", "i18n", "zensical"])
+def test_every_listed_loc_is_keyed_as_the_build_recorded_it(tmp_path, shape, monkeypatch):
+    site = site_of(tmp_path, shape)
+    if shape == "zensical":
+        if sys.version_info < (3, 11):
+            pytest.skip("Zensical requires Python 3.11 or newer")
+        subprocess.run([str(Path(sys.executable).parent / "zensical"), "build", "--clean"],
+                       cwd=site.root, env=git_env(), check=True, capture_output=True, timeout=120)
+        monkeypatch.chdir(site.root)
+        assert main(["build"]) == 0
+        folder = site.root / "site"
+    else:
+        built = site.build(strict=True)
+        assert built.error is None, built.messages()
+        folder = built.site_dir
+    locs = list(read_with_alternates(folder / "sitemap.xml")[0])  # validated
+    assert len(locs) == (8 if shape == "i18n" else 4) and all(loc.startswith(SITE_URL) for loc in locs)
+    rendered = parse_manifest((folder / "sitemap.manifest.json").read_bytes()).rendered
+    assert rendered is not None
+    assert rendered.method == ("built-1" if shape == "zensical" else "converted-1")
+    # Each listed page by a hash of its URL relative to the site's, and nothing else.
+    assert sorted(page_key(loc[len(SITE_URL):]) for loc in locs) == sorted(rendered.pages)
+    read = read_urls(str(folder), CheckOptions())
+    assert {loc: read.rendered[loc] for loc in locs} == {
+        loc: (rendered.method, rendered.pages[page_key(loc[len(SITE_URL):])][0]) for loc in locs}
