@@ -17,6 +17,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import page_key, parse_manifest
 from tests.core.check.tree_files import url, urlset, write_tree
 from tests.support.browser import serve
 from tests.support.dates import day
+from tests.support.deploys import rendered_deploys
 from tests.support.git import git_env
 from tests.support.hreflang import read_with_alternates
 from tests.support.sites import SITE_URL, Site
@@ -217,49 +218,6 @@ def test_an_old_folder_without_robots_txt_is_taken_at_the_new_ones_url(tmp_path,
 
 
 # -- by what each page rendered (the manifests' fingerprints) ---------------------------
-
-PARAGRAPH = ("Search engines use the lastmod only while it is consistently and verifiably "
-             "accurate, and mean the last significant change of what the page shows.")
-
-
-def wrapped(width):
-    """PARAGRAPH re-wrapped at ``width`` columns: the same words, other line breaks."""
-    lines, line = [], ""
-    for word in PARAGRAPH.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join([*lines, line]) + "\n"
-
-
-def rendered_deploys(tmp_path, previous):
-    """Deploy 1 kept as old/; then a paragraph of same.md re-wrapped (whitespace only),
-    a word of word.md changed, new.md added, gone.md deleted (day 10); deploy 2, with
-    ``previous`` naming deploy 1 or not. Both sitemaps, parsed back."""
-    site = Site(tmp_path / "p", options={})
-    site.repo.write(".gitignore", "site/\n")
-    for n, (name, text) in enumerate({
-            "index.md": "# Home\n", "same.md": "# Same\n\n" + wrapped(60),
-            "word.md": "# Word\n\nThe quick brown fox.\n", "gone.md": "# Gone\n"}.items(), 1):
-        site.page(name, text)
-        site.commit(f"add {name}", day(n))
-    first = site.build()
-    assert first.error is None, first.messages()
-    before = first.sitemap()
-    shutil.copytree(first.site_dir, tmp_path / "old")
-    site.page("same.md", "# Same\n\n" + wrapped(30))
-    site.page("word.md", "# Word\n\nThe quick red fox.\n")
-    site.page("new.md", "# New\n")
-    (site.root / "docs" / "gone.md").unlink()
-    site.commit("re-wrap same, a word of word, add new, drop gone", day(10))
-    if previous:
-        site.set_options(previous=str(tmp_path / "old"))
-    second = site.build()
-    assert second.error is None, second.messages()
-    return second.site_dir, before, second.sitemap()
-
 
 CHANGED = [
     {"kind": "added", "url": f"{SITE_URL}new/", "old": None,
