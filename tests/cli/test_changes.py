@@ -20,6 +20,7 @@ from tests.support.dates import day
 from tests.support.deploys import rendered_deploys
 from tests.support.git import git_env
 from tests.support.hreflang import read_with_alternates
+from tests.support import mike
 from tests.support.sites import SITE_URL, Site
 
 PAGES = ("index.md", "a.md", "b.md", "guide/c.md")
@@ -298,3 +299,39 @@ def test_every_listed_loc_is_keyed_as_the_build_recorded_it(tmp_path, shape, mon
     read = read_urls(str(folder), CheckOptions())
     assert {loc: read.rendered[loc] for loc in locs} == {
         loc: (rendered.method, rendered.pages[page_key(loc[len(SITE_URL):])][0]) for loc in locs}
+
+
+def export(site, branch, folder):
+    """The tree of ``branch`` (what is published) as files in ``folder``."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", branch], cwd=site.root, env=mike.mike_env(),
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def test_a_versioned_site_read_from_its_root_index(site, monkeypatch, tmp_path, capsys):
+    # Each version's manifest lies beside its sitemap, which the root index lists: its
+    # pages are keyed from the version's folder.
+    for key, value in mike.mike_env().items():
+        monkeypatch.setenv(key, value)
+    mike.make_site(site)
+    site.page("same.md", "# Same\n\nOne two three\nfour five.\n")
+    site.commit("same", "2024-01-11T09:00:00+00:00")
+    mike.deploy(site, "1.0")
+    assert main(["versions", "-f", str(site.root / "mkdocs.yml")]) == 0
+    old = export(site, "gh-pages", tmp_path / "old")
+    read = read_urls(str(old), CheckOptions())
+    assert sorted(read.rendered) == sorted(read.urls) == [
+        f"{mike.ROOT}1.0/", f"{mike.ROOT}1.0/guide/", f"{mike.ROOT}1.0/same/"]
+    site.page("same.md", "# Same\n\nOne two\nthree four five.\n")  # re-wrapped
+    site.page("guide.md", "# Guide, changed\n")
+    site.commit("re-wrap same, change guide", "2024-01-12T09:00:00+00:00")
+    mike.deploy(site, "1.0")
+    assert main(["versions", "-f", str(site.root / "mkdocs.yml")]) == 0
+    new = export(site, "gh-pages", tmp_path / "new")
+    capsys.readouterr()
+    assert main(["changes", str(old), str(new), "--json"]) == 0
+    assert [(r["kind"], r["url"], r["reason"])
+            for r in map(json.loads, capsys.readouterr().out.splitlines())] == [
+        ("updated", f"{mike.ROOT}1.0/guide/", "rendered")]
