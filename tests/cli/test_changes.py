@@ -102,6 +102,10 @@ def test_sitemap_files_given_directly_sharded_and_gzipped(tmp_path, capsys):
     assert main(["changes", str(old / "sitemap.xml.gz"), str(new / "sitemap.xml")]) == 0
     assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()] == [
         ["added", f"{SITE_URL}d/"], ["removed", f"{SITE_URL}b/"], ["updated", f"{SITE_URL}a/"]]
+    # The files of an index, and a .gz entry, are fingerprinted by the entry's manifest.
+    for target in (new, new / "sitemap.xml", old / "sitemap.xml.gz"):
+        read = read_urls(str(target), CheckOptions())
+        assert len(read.urls) == 4 and read.rendered.keys() == read.urls.keys(), target
     # One file of the index: only its URLs (sitemap-1.xml holds the home page and a/).
     assert main(["changes", str(old / "sitemap-1.xml"), str(new / "sitemap-1.xml")]) == 0
     assert capsys.readouterr().out.splitlines() == [
