@@ -2,11 +2,12 @@
 
 The URLs ``changes`` finds added, updated or removed since OLD (the last deploy's
 tree; by what each page rendered where both manifests record it), and those gone back
-in date whose rendering changed (``recrawl``), in requests of at most 10,000 URLs of one host, after checking that the key
-file is in SITE_DIR and covers every URL. Exit 0 sent (or nothing to send), 1 the
-endpoint refused a request or did not answer (the rest are not sent), 2 could not run
-(a tree unreadable, no usable key file). Without OLD (a first deploy) nothing is sent
-unless ``--all``: submitting a whole site is asked for, never assumed.
+in date whose rendering changed (``recrawl``), in requests of at most 10,000 URLs of
+one host, after checking that the key file is in SITE_DIR and covers every URL. Exit 0
+sent (or nothing to send), 1 the endpoint refused a request or did not answer (the rest
+are not sent), 2 could not run (a tree unreadable, no usable key file). Without OLD (a
+first deploy) nothing is sent unless ``--all``: submitting a whole site is asked for,
+never assumed.
 """
 
 from __future__ import annotations
