@@ -20,7 +20,13 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.cli.changes import add_reading_options, options_of, warn_backwards
 from mkdocs_sitemap_pro.cli.examples import WithExamples
-from mkdocs_sitemap_pro.core.deploy.changes import NoSitemap, SitemapUrls, compare, read_urls, recrawl
+from mkdocs_sitemap_pro.core.deploy.changes import (
+    NoSitemap,
+    SitemapUrls,
+    compare,
+    read_urls,
+    recrawl,
+)
 from mkdocs_sitemap_pro.core.check import CheckError
 from mkdocs_sitemap_pro.core.deploy.indexnow import (
     ACCEPTED,

@@ -294,7 +294,8 @@ def test_every_listed_loc_is_keyed_as_the_build_recorded_it(tmp_path, shape, mon
         assert built.error is None, built.messages()
         folder = built.site_dir
     locs = list(read_with_alternates(folder / "sitemap.xml")[0])  # validated
-    assert len(locs) == (8 if shape == "i18n" else 4) and all(loc.startswith(SITE_URL) for loc in locs)
+    assert len(locs) == (8 if shape == "i18n" else 4)
+    assert all(loc.startswith(SITE_URL) for loc in locs)
     rendered = parse_manifest((folder / "sitemap.manifest.json").read_bytes()).rendered
     assert rendered is not None
     assert rendered.method == ("built-1" if shape == "zensical" else "converted-1")

@@ -130,7 +130,8 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
         found = manifests.get(url)
         if found is not None:
             files = {**(files or {}), **found.files}
-    return SitemapUrls(start.site.url, urls, files, _fingerprints(tree.files, owners, manifests))
+    return SitemapUrls(start.site.url, urls, files,
+                       _fingerprints(tree.files, owners, manifests))
 
 
 def _named_once(file: str, message: str, target: str) -> str:
@@ -270,7 +271,8 @@ def compare(old: SitemapUrls, new: SitemapUrls) -> list[Change]:
             continue  # a missing or unreadable lastmod says nothing about a change
         elif order > 0:
             found["updated"].append(Change(url, "updated", before, text, "lastmod"))
-        elif manifests and now is not None and _content_changed(now, old.files or {}, new.files or {}):
+        elif manifests and now is not None and _content_changed(
+                now, old.files or {}, new.files or {}):
             found["updated"].append(Change(url, "updated", before, text, "content"))
     found["removed"] = [Change(url, "removed", text, None)
                         for url, text in old.urls.items() if url not in new.urls]

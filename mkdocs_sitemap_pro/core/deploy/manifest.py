@@ -6,10 +6,11 @@ dated a page the identity of its content (git's object id) and the date it got. 
 are hashed (BLAKE2b, 128 bits, of git's name for the file), so it says nothing the site does not
 already publish; the same commit and options give the same bytes.
 
-Each listed page is recorded too, by a hash of its URL (relative to the site's): the
-fingerprint of what it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got,
-so that the next deploy keeps that date while the page renders the same
-(``core.deploy.rendered``).
+Each listed page is recorded too, by a hash of its loc relative to where the sitemap
+lists (the site's URL, or a mike version's folder: ``loc_key``): the fingerprint of what
+it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got, so that the next
+deploy keeps that date while the page renders the same (``core.deploy.rendered``), and
+``changes`` names exactly the pages whose rendering changed (``core.deploy.changes``).
 
 A build whose history is cut short (a shallow clone) reads the last published manifest
 and ``carry`` gives each file whose change lies beyond the clone's boundary the date the
