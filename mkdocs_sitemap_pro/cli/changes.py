@@ -105,8 +105,10 @@ def line(change: Change) -> str:
     text = f"{change.kind:<9} {change.url}"
     if change.reason == "content":
         return f"{text}  (content changed; lastmod {change.new})"
-    if change.reason == "rendered" and change.old == change.new:
-        return f"{text}  (rendered content changed; lastmod {change.new})"
+    if change.kind == "updated" and change.reason == "rendered" and (
+            change.old == change.new or change.old is None or change.new is None):
+        lastmod = f"; lastmod {change.new}" if change.new is not None else ""
+        return f"{text}  (rendered content changed{lastmod})"
     if change.kind in ("updated", "backwards"):
         also = "; rendered content changed" if change.kind == "backwards" and change.reason else ""
         return f"{text}  ({change.old} -> {change.new}{also})"

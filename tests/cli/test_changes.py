@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_sitemap_pro.cli.changes import line
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.check import CheckOptions
-from mkdocs_sitemap_pro.core.deploy.changes import read_urls
+from mkdocs_sitemap_pro.core.deploy.changes import Change, read_urls
 from mkdocs_sitemap_pro.core.deploy.manifest import page_key, parse_manifest
 from tests.core.check.tree_files import url, urlset, write_tree
 from tests.support.browser import serve
@@ -180,6 +181,18 @@ def test_other_content_on_the_same_day_is_an_update_by_the_manifest(tmp_path, ca
     (tmp_path / "old" / "sitemap.manifest.json").unlink()
     assert main(["changes", str(tmp_path / "old"), str(new)]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_a_line_says_why_a_page_is_updated_when_its_lastmods_do_not():
+    u = f"{SITE_URL}a/"
+    assert [line(Change(u, "updated", old, new, "rendered")) for old, new in [
+        ("2024-01-06", "2024-01-06"), (None, "2024-01-06"), ("2024-01-06", None), (None, None),
+        ("2024-01-06", "2024-01-07")]] == [
+        f"updated   {u}  (rendered content changed; lastmod 2024-01-06)",
+        f"updated   {u}  (rendered content changed; lastmod 2024-01-06)",
+        f"updated   {u}  (rendered content changed)",
+        f"updated   {u}  (rendered content changed)",
+        f"updated   {u}  (2024-01-06 -> 2024-01-07)"]
 
 
 def test_a_tree_that_cannot_be_read_exits_2(tmp_path, capsys):
