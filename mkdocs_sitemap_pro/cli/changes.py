@@ -64,9 +64,11 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
         help="the URLs added, removed and updated between two sitemap trees",
         description=(
             "Read two sitemap trees (each a built site's folder, a sitemap file or an "
-            "http(s) URL) and list the URLs added, removed and updated: a newer lastmod, "
-            "or, when both have the manifest, other content for a file dated as the page "
-            "is. A lastmod that went back is listed as 'backwards'."
+            "http(s) URL) and list the URLs added, removed and updated: where both "
+            "manifests record what the page rendered, exactly those whose rendering "
+            "changed; else a newer lastmod, or, when both have the manifest, other "
+            "content for a file dated as the page is. A lastmod that went back is "
+            "listed as 'backwards'."
         ),
         epilog=(
             "example: what the next deploy changes, against the live site:\n"
@@ -103,8 +105,13 @@ def line(change: Change) -> str:
     text = f"{change.kind:<9} {change.url}"
     if change.reason == "content":
         return f"{text}  (content changed; lastmod {change.new})"
+    if change.kind == "updated" and change.reason == "rendered" and (
+            change.old == change.new or change.old is None or change.new is None):
+        lastmod = f"; lastmod {change.new}" if change.new is not None else ""
+        return f"{text}  (rendered content changed{lastmod})"
     if change.kind in ("updated", "backwards"):
-        return f"{text}  ({change.old} -> {change.new})"
+        also = "; rendered content changed" if change.kind == "backwards" and change.reason else ""
+        return f"{text}  ({change.old} -> {change.new}{also})"
     return text
 
 

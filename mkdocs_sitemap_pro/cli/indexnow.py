@@ -1,11 +1,13 @@
 """``mkdocs-sitemap-pro indexnow SITE_DIR --since OLD``: submit what changed to IndexNow.
 
 The URLs ``changes`` finds added, updated or removed since OLD (the last deploy's
-tree), in requests of at most 10,000 URLs of one host, after checking that the key
-file is in SITE_DIR and covers every URL. Exit 0 sent (or nothing to send), 1 the
-endpoint refused a request or did not answer (the rest are not sent), 2 could not run
-(a tree unreadable, no usable key file). Without OLD (a first deploy) nothing is sent
-unless ``--all``: submitting a whole site is asked for, never assumed.
+tree; by what each page rendered where both manifests record it), and those gone back
+in date whose rendering changed (``recrawl``), in requests of at most 10,000 URLs of
+one host, after checking that the key file is in SITE_DIR and covers every URL. Exit 0
+sent (or nothing to send), 1 the endpoint refused a request or did not answer (the rest
+are not sent), 2 could not run (a tree unreadable, no usable key file). Without OLD (a
+first deploy) nothing is sent unless ``--all``: submitting a whole site is asked for,
+never assumed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,13 @@ from pathlib import Path
 
 from mkdocs_sitemap_pro.cli.changes import add_reading_options, options_of, warn_backwards
 from mkdocs_sitemap_pro.cli.examples import WithExamples
-from mkdocs_sitemap_pro.core.deploy.changes import NoSitemap, SitemapUrls, compare, read_urls
+from mkdocs_sitemap_pro.core.deploy.changes import (
+    NoSitemap,
+    SitemapUrls,
+    compare,
+    read_urls,
+    recrawl,
+)
 from mkdocs_sitemap_pro.core.check import CheckError
 from mkdocs_sitemap_pro.core.deploy.indexnow import (
     ACCEPTED,
@@ -95,10 +103,12 @@ def _urls(args: argparse.Namespace, new: SitemapUrls) -> list[str] | None:
         else:
             changes = compare(old, new)
             warn_backwards(changes, "indexnow")
-            counts = ", ".join(f"{sum(c.kind == kind for c in changes):,} {kind}"
-                               for kind in _SUBMITTED)
+            sent = [c for c in changes if recrawl(c)]
+            # A URL gone back in date whose rendering changed is sent as an updated one.
+            kinds: list[str] = ["updated" if c.kind == "backwards" else c.kind for c in sent]
+            counts = ", ".join(f"{kinds.count(kind):,} {kind}" for kind in _SUBMITTED)
             _say(f"since {args.since}: {counts}")
-            urls = [c.url for c in changes if c.kind in _SUBMITTED]
+            urls = [c.url for c in sent]
             if not urls:
                 _say("nothing changed: nothing submitted")
             return urls

@@ -16,13 +16,14 @@ import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, page_key
+from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, loc_key, page_key
 from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory
@@ -213,9 +214,13 @@ class Build:
         return mike.listed_under(self.config)
 
     def page_key(self, page: SitemapPage) -> str:
-        """The page's key in a manifest: its URL relative to where the sitemap's lie."""
+        """The page's key in a manifest: its loc relative to where the sitemap's lie
+        (``loc_key``). Its URL is its loc as MkDocs gives it, absolute (its canonical
+        URL) or else relative to the site; one outside (never listed) is keyed whole."""
         site = self.site
-        return page_key(site.join(page.url)[len(site.url):])
+        loc = page.url if urlsplit(page.url).scheme else site.join(page.url)
+        key = loc_key(loc, site.url)
+        return key if key is not None else page_key(loc)
 
     def rendered_pages(self, pages: Sequence[SitemapPage], lastmods: dict[str, Lastmod],
                        unrendered: Callable[[], Mapping[str, tuple[str, dt.datetime | None]]],

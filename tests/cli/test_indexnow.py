@@ -11,6 +11,7 @@ from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.deploy.indexnow import MAX_URLS_PER_REQUEST
 from tests.core.check.tree_files import SITE, url, urlset, write_tree
 from tests.support.dates import day
+from tests.support.deploys import rendered_deploys
 from tests.support.indexnow_endpoint import endpoint
 from tests.support.sites import SITE_URL, Site
 
@@ -204,3 +205,36 @@ def test_two_real_builds(tmp_path, capsys):
     assert [r.body for r in engine.requests] == [
         {"host": "example.com", "key": KEY, "keyLocation": f"{SITE_URL}{KEY}.txt",
          "urlList": [f"{SITE_URL}b/"]}]
+
+
+PAST = "2023-12-25T12:00:00+00:00"  # before every commit of deploy 1: a clock set wrong
+
+
+@pytest.mark.parametrize(("previous", "when", "back"), [
+    (False, day(10), 0),  # git re-dates same/: it renders the same, so it is not sent
+    (True, PAST, 1),  # same/ keeps its date; word/ went back in date, but it changed
+    (False, PAST, 2),  # same/ went back in date and renders the same: warned, not sent
+], ids=["plain", "previous-past", "plain-past"])
+def test_exactly_the_pages_whose_rendering_changed_are_sent(tmp_path, capsys, previous, when,
+                                                             back):
+    # Deploy 2 re-wrapped a paragraph of same/, changed a word of word/, added new/ and
+    # removed gone/.
+    new, before, after = rendered_deploys(tmp_path, previous, when)
+    assert (after[f"{SITE_URL}same/"] == before[f"{SITE_URL}same/"]) is previous
+    (new / f"{KEY}.txt").write_text(KEY)
+    with endpoint() as engine:
+        assert main(["indexnow", str(new), "--since", str(tmp_path / "old"),
+                     "--endpoint", engine.url, "--dry-run"]) == 0
+    assert engine.requests == []
+    captured = capsys.readouterr()
+    head, _, rest = captured.out.partition("\n")
+    assert head == f"POST {engine.url}"
+    assert json.loads(rest)["urlList"] == [f"{SITE_URL}new/", f"{SITE_URL}gone/",
+                                           f"{SITE_URL}word/"]
+    err = captured.err.splitlines()
+    assert len(err) == 2 + bool(back)
+    if back:
+        assert err[0].startswith(f"mkdocs-sitemap-pro indexnow: warning: {back} URL")
+    assert err[-2:] == [
+        f"mkdocs-sitemap-pro indexnow: since {tmp_path / 'old'}: 1 added, 1 updated, 1 removed",
+        "mkdocs-sitemap-pro indexnow: dry run: 3 URLs in 1 request, nothing sent"]

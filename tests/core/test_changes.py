@@ -6,7 +6,14 @@ import datetime as dt
 
 import pytest
 
-from mkdocs_sitemap_pro.core.deploy.changes import Change, NoSitemap, SitemapUrls, compare, read_urls
+from mkdocs_sitemap_pro.core.deploy.changes import (
+    Change,
+    NoSitemap,
+    SitemapUrls,
+    compare,
+    read_urls,
+    recrawl,
+)
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.deploy.manifest import Manifest, manifest_bytes
@@ -112,3 +119,32 @@ def test_a_tree_read_in_part_is_refused_and_none_is_no_sitemap(tmp_path):
         read_urls(str(tmp_path), CheckOptions())
     with pytest.raises(NoSitemap):
         read_urls(str(tmp_path), CheckOptions(), fallback_site_url=SITE)
+
+
+def test_by_fingerprint_where_both_trees_recorded_it_the_same_way():
+    old = tree({"same": "2024-01-01", "other": "2024-01-01", "moved": "2024-01-01",
+                "back": "2024-02-01", "back-same": "2024-02-01", "undated": None,
+                "unknown": "2024-01-01", "method": "2024-01-01"}, {})
+    new = tree({"same": "2024-01-01", "other": "2024-01-01", "moved": "2024-03-01",
+                "back": "2024-01-15", "back-same": "2024-01-15", "undated": None,
+                "unknown": "2024-03-01", "method": "2024-03-01"}, {})
+    m = "converted-1"
+    old = old._replace(rendered={"same": (m, "A"), "other": (m, "A"), "moved": (m, "A"),
+                                 "back": (m, "A"), "back-same": (m, "A"), "undated": (m, "A"),
+                                 "method": ("built-1", "A")})
+    new = new._replace(rendered={"same": (m, "A"), "other": (m, "B"), "moved": (m, "A"),
+                                 "back": (m, "B"), "back-same": (m, "A"), "undated": (m, "B"),
+                                 "unknown": (m, "A"), "method": (m, "A")})
+    assert compare(old, new) == [
+        # Other rendering: updated, whatever the lastmods say (or without any).
+        Change("other", "updated", "2024-01-01", "2024-01-01", "rendered"),
+        Change("undated", "updated", None, None, "rendered"),
+        # Not fingerprinted in both, or made another way: by the lastmods, as before.
+        Change("unknown", "updated", "2024-01-01", "2024-03-01", "lastmod"),
+        Change("method", "updated", "2024-01-01", "2024-03-01", "lastmod"),
+        # A lastmod gone back is backwards whatever the fingerprints; said when they differ.
+        Change("back", "backwards", "2024-02-01", "2024-01-15", "rendered"),
+        Change("back-same", "backwards", "2024-02-01", "2024-01-15", ""),
+    ]  # "moved": its lastmod moved, its rendering did not: no change
+    assert [recrawl(c) for c in compare(old, new)] == [True, True, True, True, True, False]
+    assert all(recrawl(Change("u", kind, None, None)) for kind in ("added", "removed"))

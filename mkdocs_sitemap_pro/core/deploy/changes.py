@@ -5,35 +5,57 @@ the same safe sources, size caps and file cap, robots.txt first. A tree read onl
 part (a file missing, unreadable, too large or not XML, the file cap reached) is refused
 rather than compared: its missing URLs would read as removed.
 
-Updated means a newer ``lastmod`` (compared at the coarser precision of the two, so a
-switch between ``date`` and ``datetime`` is no change), or, when both trees have our
-manifest, a different content identity. The manifest keeps no identity per URL, only
-per file that dated a page ([object id, date], by hashed path); a URL is tied to the
-files whose recorded date is its lastmod (the same second, or the same UTC day for a
-date), as a page's lastmod is the date of the newest file it shows. Same lastmod, and
-one of those files recorded in both manifests with other content: updated ("content").
-That finds a page changed twice on one day under ``lastmod_format: date``, or changed by
-an ignored commit; it may also name a page dated by another file of the same second or
-day (an extra recrawl, never a missed change). A lastmod that went back is its own
-kind, ``backwards``: history was rewritten, or dates were carried wrongly.
+By fingerprint first. Our manifest (``<stem>.manifest.json`` beside the sitemap that
+starts a folder's tree: the entry sitemap, or a mike version's under the root index)
+records, per listed page, the fingerprint of what it rendered, keyed by
+``page_key(loc[len(folder):])`` of its loc relative to that folder (the URL the sitemap
+lists under). A URL both trees fingerprinted the same way (the same ``rendered``
+method) is updated exactly when its fingerprint differs (``rendered``): a lastmod that
+moved while what the page renders did not (a build without ``previous``, re-dated by a
+commit the reader cannot see) is no change, and is not reported at all.
+
+Otherwise (a URL either manifest does not fingerprint, or made another way, or no
+manifest), by ``lastmod``: updated means a newer one (compared at the coarser precision
+of the two, so a switch between ``date`` and ``datetime`` is no change), or, when both
+trees have our manifest, a different content identity of a file that dated it. A URL
+is tied to the files whose recorded date is its lastmod (the same second, or the same
+UTC day for a date), as a page's lastmod is the date of the newest file it shows. Same
+lastmod, and one of those files recorded in both manifests with other content: updated
+(``content``). That finds a page changed twice on one day under ``lastmod_format:
+date``, or changed by an ignored commit; it may also name a page dated by another file
+of the same second or day (an extra recrawl, never a missed change).
+
+A lastmod that went back is its own kind, ``backwards``, whatever the fingerprints say
+(history was rewritten, or dates were carried wrongly: the sitemap is wrong either
+way); its reason is ``rendered`` when the fingerprint changed too, and such a page is
+one to recrawl (``recrawl``) as the added, removed and updated ones are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.run import sitemaps_from_robots, start_of
 from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
-from mkdocs_sitemap_pro.core.check.tree import TreeLimits, follow
-from mkdocs_sitemap_pro.core.deploy.manifest import MAX_BYTES, ManifestError, manifest_name, parse_manifest
+from mkdocs_sitemap_pro.core.check.tree import Loaded, TreeLimits, follow
+from mkdocs_sitemap_pro.core.deploy.manifest import (
+    MAX_BYTES,
+    Manifest,
+    ManifestError,
+    loc_key,
+    manifest_name,
+    parse_manifest,
+)
 from mkdocs_sitemap_pro.core.protocol import UTC, check_lastmod, utc_key
 
-__all__ = ["Change", "ChangeKind", "NoSitemap", "SitemapUrls", "compare", "read_urls"]
+__all__ = ["Change", "ChangeKind", "NoSitemap", "SitemapUrls", "compare", "read_urls",
+           "recrawl"]
 
 ChangeKind = Literal["added", "removed", "updated", "backwards"]
 KINDS: tuple[ChangeKind, ...] = ("added", "removed", "updated", "backwards")
@@ -48,7 +70,8 @@ class NoSitemap(CheckError):
 
 class Change(NamedTuple):
     """One URL's change: ``old``/``new`` are its lastmod texts (None if absent or not
-    listed); ``reason`` is ``lastmod`` or ``content`` for ``updated``, else ``""``."""
+    listed); ``reason`` is ``rendered``, ``lastmod`` or ``content`` for ``updated``,
+    ``rendered`` or ``""`` for ``backwards``, else ``""``."""
 
     url: str
     kind: ChangeKind
@@ -59,11 +82,14 @@ class Change(NamedTuple):
 
 class SitemapUrls(NamedTuple):
     """A tree's URLs (loc -> lastmod text, in the order listed), the URL its files are
-    published at, and what its manifests recorded per hashed file (None: no manifest)."""
+    published at, what its manifests recorded per hashed file (None: no manifest), and
+    per loc the fingerprint of what it rendered, with the method that made it (only the
+    locs a manifest fingerprints)."""
 
     site_url: str
     urls: Mapping[str, str | None]
     files: Mapping[str, tuple[str, dt.datetime]] | None
+    rendered: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
 def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None = None
@@ -97,7 +123,15 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
             for entry in loaded.doc.file.entries:
                 if entry.loc and (entry.loc not in urls or _newer(entry.lastmod, urls[entry.loc])):
                     urls[entry.loc] = entry.lastmod
-    return SitemapUrls(start.site.url, urls, _manifest_files(entries, start.source))
+    owners = _owners(tree.files)
+    manifests = _manifests(dict.fromkeys(owners.values()), start.source)
+    files: dict[str, tuple[str, dt.datetime]] | None = None
+    for url in entries:  # a manifest that does not parse counts as none
+        found = manifests.get(url)
+        if found is not None:
+            files = {**(files or {}), **found.files}
+    return SitemapUrls(start.site.url, urls, files,
+                       _fingerprints(tree.files, owners, manifests))
 
 
 def _named_once(file: str, message: str, target: str) -> str:
@@ -109,24 +143,59 @@ def _named_once(file: str, message: str, target: str) -> str:
     return message if file == target else f"{file}: {message}"
 
 
-def _manifest_files(entries: list[str], source: Source
-                    ) -> dict[str, tuple[str, dt.datetime]] | None:
-    """Every file the manifests beside the entry sitemaps recorded; None when none has one
-    (a manifest that does not parse counts as none: nothing in it can be trusted)."""
-    files: dict[str, tuple[str, dt.datetime]] | None = None
-    for url in entries:
+def _folder(url: str) -> str:
+    return url.rpartition("/")[0]
+
+
+def _owners(files: list[Loaded]) -> dict[str, str]:
+    """Each file read, with the sitemap that starts its folder's tree: itself when it is
+    an entry or an index listed it from another folder (a mike version's ``sitemap.xml``
+    under the root index), else its index's (the parts of a split sitemap)."""
+    owners: dict[str, str] = {}
+    for loaded in files:  # an index is read before the files it lists
+        parent = loaded.parent
+        owner = owners.get(parent) if parent is not None else None
+        if owner is None or _folder(parent or "") != _folder(loaded.url):
+            owner = loaded.url
+        owners[loaded.url] = owner
+    return owners
+
+
+def _manifests(starts: Iterable[str], source: Source) -> dict[str, Manifest]:
+    """The manifest beside each sitemap that starts a folder's tree, where there is one
+    (one that does not parse counts as none: nothing in it can be trusted)."""
+    read: dict[str, Manifest] = {}
+    for url in starts:
         folder, _, name = url.rpartition("/")
+        name = name.removesuffix(".gz")  # sitemap.xml.gz: the manifest of sitemap.xml
         if not name.endswith(".xml"):
             continue
         try:
             data = source.read(f"{folder}/{manifest_name(name)}", MAX_BYTES)
-            if data is None:
-                continue
-            manifest = parse_manifest(data)
+            if data is not None:
+                read[url] = parse_manifest(data)
         except (FetchError, ManifestError):
             continue
-        files = {**(files or {}), **manifest.files}
-    return files
+    return read
+
+
+def _fingerprints(files: list[Loaded], owners: Mapping[str, str],
+                  manifests: Mapping[str, Manifest]) -> dict[str, tuple[str, str]]:
+    """Per loc, the fingerprint the manifest of its folder's tree recorded and how it was
+    made: keyed as the build keyed it, by its URL relative to that folder."""
+    found: dict[str, tuple[str, str]] = {}
+    for loaded in files:
+        owner = owners[loaded.url]
+        manifest = manifests.get(owner)
+        rendered = manifest.rendered if manifest is not None else None
+        if rendered is None or loaded.doc.file.is_index:
+            continue
+        base, method, pages = _folder(owner) + "/", rendered.method, rendered.pages
+        for entry in loaded.doc.file.entries:
+            key = loc_key(entry.loc, base) if entry.loc else None
+            if key is not None and (page := pages.get(key)) is not None:
+                found[entry.loc] = (method, page[0])
+    return found
 
 
 def _value(text: str | None) -> dt.date | dt.datetime | None:
@@ -173,6 +242,12 @@ def _content_changed(lastmod: dt.date | dt.datetime, old: Mapping[str, tuple[str
     return False
 
 
+def recrawl(change: Change) -> bool:
+    """Whether what a search engine holds of the URL is stale: added, removed, updated,
+    or gone back in date with other rendered content."""
+    return change.kind != "backwards" or change.reason == "rendered"
+
+
 def compare(old: SitemapUrls, new: SitemapUrls) -> list[Change]:
     """The changes from ``old`` to ``new``: by kind (added, removed, updated, backwards),
     then in the order the URLs are listed (``removed`` in the old tree's order)."""
@@ -184,15 +259,29 @@ def compare(old: SitemapUrls, new: SitemapUrls) -> list[Change]:
             continue
         before = old.urls[url]
         was, now = _value(before), _value(text)
-        if was is None or now is None:
+        order = _order(was, now) if was is not None and now is not None else None
+        rendered = _rendered_changed(old.rendered.get(url), new.rendered.get(url))
+        if order is not None and order < 0:  # the sitemap is wrong, whatever was rendered
+            found["backwards"].append(Change(url, "backwards", before, text,
+                                             "rendered" if rendered else ""))
+        elif rendered is not None:  # fingerprints decide: a lastmod moving is no change
+            if rendered:
+                found["updated"].append(Change(url, "updated", before, text, "rendered"))
+        elif order is None:
             continue  # a missing or unreadable lastmod says nothing about a change
-        order = _order(was, now)
-        if order > 0:
+        elif order > 0:
             found["updated"].append(Change(url, "updated", before, text, "lastmod"))
-        elif order < 0:
-            found["backwards"].append(Change(url, "backwards", before, text))
-        elif manifests and _content_changed(now, old.files or {}, new.files or {}):
+        elif manifests and now is not None and _content_changed(
+                now, old.files or {}, new.files or {}):
             found["updated"].append(Change(url, "updated", before, text, "content"))
     found["removed"] = [Change(url, "removed", text, None)
                         for url, text in old.urls.items() if url not in new.urls]
     return [change for kind in KINDS for change in found[kind]]
+
+
+def _rendered_changed(old: tuple[str, str] | None, new: tuple[str, str] | None) -> bool | None:
+    """Whether the fingerprints differ; None when they cannot say (one is missing, or
+    they were made another way)."""
+    if old is None or new is None or old[0] != new[0]:
+        return None
+    return old[1] != new[1]

@@ -6,10 +6,11 @@ dated a page the identity of its content (git's object id) and the date it got. 
 are hashed (BLAKE2b, 128 bits, of git's name for the file), so it says nothing the site does not
 already publish; the same commit and options give the same bytes.
 
-Each listed page is recorded too, by a hash of its URL (relative to the site's): the
-fingerprint of what it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got,
-so that the next deploy keeps that date while the page renders the same
-(``core.deploy.rendered``).
+Each listed page is recorded too, by a hash of its loc relative to where the sitemap
+lists (the site's URL, or a mike version's folder: ``loc_key``): the fingerprint of what
+it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got, so that the next
+deploy keeps that date while the page renders the same (``core.deploy.rendered``), and
+``changes`` names exactly the pages whose rendering changed (``core.deploy.changes``).
 
 A build whose history is cut short (a shallow clone) reads the last published manifest
 and ``carry`` gives each file whose change lies beyond the clone's boundary the date the
@@ -29,6 +30,7 @@ from json.encoder import encode_basestring_ascii as _string  # what json.dumps w
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known, LastChange
+from mkdocs_sitemap_pro.core.urls import normalise_loc
 
 __all__ = [
     "FORMAT",
@@ -46,6 +48,7 @@ __all__ = [
     "path_key",
     "path_keys",
     "page_key",
+    "loc_key",
 ]
 
 FORMAT = "mkdocs-sitemap-pro manifest"
@@ -111,6 +114,18 @@ def page_key(relative_url: str) -> str:
     the site's (``guide/install/``), 11 characters of URL-safe base64."""
     digest = hashlib.blake2b(relative_url.encode("utf-8"), digest_size=_PAGE_KEY_BYTES).digest()
     return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def loc_key(loc: str, listed_under: str) -> str | None:
+    """The ``page_key`` of a page listed at ``loc`` by a sitemap whose URLs lie under
+    ``listed_under`` (a site's URL, or a mike version's folder, ending in ``/``): its
+    normalised URL from there, as the build that wrote both keyed it and as ``changes``
+    finds it again. None for a loc that is not under it (or not a URL)."""
+    try:
+        normal = normalise_loc(loc)
+    except ValueError:
+        return None
+    return page_key(normal[len(listed_under):]) if normal.startswith(listed_under) else None
 
 
 def path_keys(names: Iterable[bytes]) -> list[str]:
