@@ -55,6 +55,7 @@ class _Steps(NamedTuple):
     previous: str | None  # where the last deploy's manifest is (previous)
     auto: bool  # previous: auto (a 404 there is a first deploy)
     filename: str  # the entry sitemap's name, which names the manifest
+    serving: bool  # `mkdocs serve` deploys nothing: the last deploy only for a shallow clone
 
 
 _HOW = {
@@ -83,8 +84,9 @@ class BuildHistory:
         self.last_deploy: LastDeploy | None = None  # its pages, for this build (after dates())
         self.options = HistoryOptions()  # the rule options of the walk under way
 
-    def start(self, config: MkDocsConfig, options: SitemapProConfig) -> None:
-        """Start the walk for the repository docs_dir lies in, by the plugin's options."""
+    def start(self, config: MkDocsConfig, options: SitemapProConfig, serving: bool = False) -> None:
+        """Start the walk for the repository docs_dir lies in, by the plugin's options
+        (``serving``: under `mkdocs serve`, which deploys nothing: no last deploy read)."""
         self.stop()
         ignored = options.ignore_commits
         said: list[str] = []  # a bad line of the file, by its number
@@ -105,7 +107,7 @@ class BuildHistory:
         self._said = [(logging.WARNING, message) for message in said]
         steps = _Steps(options.fetch_history == "auto",
                        deploys.previous_location(config, options), options.previous == "auto",
-                       options.filename)
+                       options.filename, serving)
         self._thread = threading.Thread(
             target=self._walk,
             args=(Path(config.docs_dir), rules, store, self._processes, steps),
@@ -145,7 +147,8 @@ class BuildHistory:
             if why is not None:
                 log.debug(f"the history map could not be kept: {why}")
         self._result = self._dated = result
-        if steps.previous is not None and result.key is not None:
+        if steps.previous is not None and result.key is not None and (
+                result.key.boundary or not steps.serving):
             try:
                 self._with_previous(result, steps, processes, tried)
             except GitTimeout:  # the commits' dates: keep and carry nothing rather than wait

@@ -77,7 +77,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         build.page_dates = PageDates(config, self.config, build.build_time, build.texts)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
         if self.config.lastmod == "git":
-            self._history.start(config, self.config)
+            self._history.start(config, self.config, self._serving)
             if self.config.dependencies:
                 build.tracker = self._tracking.tracker(config, self.config)
         return None
