@@ -34,7 +34,7 @@ from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
-from mkdocs_sitemap_pro.core.git.map_check import confirm_contents, confirm_dates
+from mkdocs_sitemap_pro.core.git.map_check import confirm_map
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
 from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
@@ -125,8 +125,11 @@ class BuildHistory:
             if steps.fetch and not self._fetch(folder, processes):
                 tried.add("fetch_history")
             if kept is not None:  # a file anyone could write: believed where git agrees
-                why = (confirm_dates(folder, kept, processes)
-                       or confirm_contents(folder, kept, processes))
+                try:
+                    why = confirm_map(folder, kept, processes)
+                except GitTimeout as error:  # as good as no map: walked, within its own time
+                    why = f"git did not confirm it in time ({error})"
+                    processes.arm()
                 if why is None:
                     known = kept
                 else:

@@ -373,3 +373,20 @@ def test_every_git_runs_with_its_memory_capped(repo: GitRepo) -> None:
     assert caps == {"core.deltaBaseCacheLimit": (0, b"16m"),
                     "core.packedGitWindowSize": (0, b"1m"),
                     "core.packedGitLimit": (0, b"8m")}
+
+
+def test_input_larger_than_a_pipe_is_read_whole_when_git_is_waited_for_long(
+        repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The notice interrupts the wait early; git must still get the rest of its input
+    # (a retried Popen.communicate would stop writing it, and git would wait for it
+    # until killed: a large repository's kept-map check timed out so).
+    from mkdocs_sitemap_pro.core.git import process
+
+    monkeypatch.setattr(process, "NOTICE_SECONDS", 0.0)
+    said: list[str] = []
+    query = b"".join(b"HEAD:missing-%d\n" % n for n in range(20_000))  # 5x a pipe buffer
+    started = time.monotonic()
+    status, out, _ = run_git(["cat-file", "--batch-check"], repo.path, stdin=query,
+                             processes=GitProcesses(timeout=20, notice=said.append))
+    assert status == 0 and out.count(b" missing\n") == 20_000
+    assert time.monotonic() - started < 15

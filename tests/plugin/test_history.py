@@ -60,9 +60,10 @@ def test_a_second_build_runs_no_git_log_and_a_new_commit_is_read_alone(
     assert store.is_file()
     again = site.cli("build", "-q", env=calls.env)
     assert again.returncode == 0, again.stderr
-    # No walk: one batched `log --no-walk` confirms the kept dates with git.
+    # No walk: one batched `log --no-walk` confirms the kept dates and files with git.
     assert [c.split(" log ")[1] for c in git_logs(calls)] == [
-        "--no-walk=unsorted --stdin --date=raw --format=%H %cd"]
+        "--no-walk=unsorted --stdin -m --raw --no-renames --no-abbrev -z --date=raw "
+        "--format=%x01%H %cd --"]
     site.page("index.md", "# Home\nnew\n")
     site.commit("index", day(300))
     third = site.cli("build", "-v", env=calls.env)

@@ -23,6 +23,7 @@ its owner (``end_on_signals``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -32,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
 __all__ = ["CONFIG", "LOG_FLAGS", "GitEnded", "GitProcesses", "GitTimeout", "NoGit",
            "run_git", "stream_git"]
@@ -301,14 +302,14 @@ class _Wait:
             self.owner.notice(f"waiting for git: `{self.command}` has not answered in "
                               f"{_seconds(now - self.started)} s; {bound}")
 
-    def communicate(self, proc: subprocess.Popen[bytes], stdin: bytes | None
-                    ) -> tuple[bytes, bytes]:
-        """``proc.communicate`` within this wait (``GitTimeout``: the caller kills git)."""
+    def communicate(self, proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+        """``proc.communicate`` within this wait (``GitTimeout``: the caller kills git).
+        Its input is a file, never written here: a retried ``communicate`` would stop
+        writing the rest, and git would wait for it until killed."""
         while True:
             try:
-                return proc.communicate(stdin, timeout=self.step())
+                return proc.communicate(timeout=self.step())
             except subprocess.TimeoutExpired:
-                stdin = None  # written already: a retry may not send it again
                 self.waited()
 
 
@@ -333,16 +334,28 @@ def run_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str], stdin: byt
     """
     owner = processes or GitProcesses(DEFAULT_TIMEOUT)
     wait = owner._wait(args)
-    proc = owner._start(args, cwd=cwd, env=env,
-                        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = wait.communicate(proc, stdin)
-    finally:
-        owner._reap(proc)
+    with _input_file(stdin) as given:
+        proc = owner._start(args, cwd=cwd, env=env, stdin=given, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+        try:
+            out, err = wait.communicate(proc)
+        finally:
+            owner._reap(proc)
     if owner.closed and proc.returncode == -signal.SIGKILL:
         raise GitEnded()
     return proc.returncode, out, err.decode("utf-8", "replace").strip()
+
+
+@contextlib.contextmanager
+def _input_file(data: bytes | None) -> Iterator[IO[bytes] | int]:
+    """git's standard input: a temporary file holding ``data``, or nothing."""
+    if data is None:
+        yield subprocess.DEVNULL
+        return
+    with tempfile.TemporaryFile() as given:
+        given.write(data)
+        given.seek(0)
+        yield given
 
 
 def stream_git(args: Sequence[str | bytes], cwd: str | os.PathLike[str],
