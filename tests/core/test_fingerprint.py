@@ -40,6 +40,9 @@ def same(a: str, b: str) -> bool:
     ("<pre><code>x = 1   \ny\n</code></pre>", "<pre><code>x = 1\ny\n</code></pre>"),  # line-end blanks
     ('<pre><code><span class="n">x</span><span class="w">  </span>\n</code></pre>',
      '<pre><code><span class="n">x</span>\n</code></pre>'),  # a highlighter's blank span
+    ("<p>a</p><!-- NOTE: old -->", "<p>a</p><!-- NOTE: new\nlines -->"),  # comments
+    ("<code>auth=&lt;Default object at 0x7fa90ea203d0&gt;</code><em>x=<D object at 0x7f1></em>",
+     "<code>auth=&lt;Default object at 0x7f0000000001&gt;</code><em>x=<D object at 0x9ab></em>"),
 ])
 def test_what_renders_the_same_hashes_the_same(a: str, b: str) -> None:
     assert same(a, b)
@@ -73,6 +76,11 @@ def test_the_content_of_a_built_page_leaves_out_chrome_and_its_date() -> None:
     assert content_of(page) == "<h1>T</h1><article>inner</article>"
     assert content_of("<body><main><p>x</p></main></body>") == "<p>x</p>"
     assert content_of('<div role="main"><div>a</div>b</div><div>c</div>') == "<div>a</div>b"
+    # A blog's listing in Material and Zensical: the content is a div, not the sidebar.
+    listing = ('<main class="md-main"><nav>Archive 2026</nav><div class="md-content" data-md-'
+               'component="content"><div class="md-content__inner"><h1>Blog</h1><div>post'
+               '</div></div></div></main>')
+    assert content_of(listing) == "<h1>Blog</h1><div>post</div>"
 
 
 DEPLOY = LastDeploy(RenderedPages("converted-1", {"k": ("fp", T2), "undated": ("fp", None)}),

@@ -58,8 +58,13 @@ def fingerprint(parts: Iterable[str]) -> str:
 
 
 def _normalised(html: str) -> str:
-    """``html`` with whitespace outside ``<pre>``/``<textarea>`` collapsed and
-    attributes sorted: what renders the same reads the same."""
+    """``html`` with comments and object addresses left out, whitespace outside
+    ``<pre>``/``<textarea>`` collapsed and attributes sorted: what renders the same
+    reads the same."""
+    if "<!--" in html:
+        html = _COMMENT.sub("", html)
+    if " at 0x" in html:
+        html = _ADDRESS.sub("", html)
     if "<pre" not in html and "<textarea" not in html and "<PRE" not in html:
         return _flowing(html)
     parts = _VERBATIM.split(html)
@@ -86,10 +91,10 @@ def _sorted_attributes(match: re.Match[str]) -> str:
     return f"<{match.group(1)} {' '.join(ordered)}{match.group(3)}>"
 
 
-# The content element of a built page: Material's and Zensical's article, else the
-# element that says it is the main content.
+# The content element of a built page: Material's and Zensical's (an article on a page,
+# a div on a blog's listing), else the element that says it is the main content.
 _STARTS = (
-    re.compile(r"<article\b[^>]*\bmd-content__inner\b[^>]*>"),
+    re.compile(r"<(?:article|div)\b[^>]*\bmd-content__inner\b[^>]*>"),
     re.compile(r"<main\b[^>]*>"),
     re.compile(r"<(div|section)\b[^>]*\brole=[\"']?main\b[^>]*>"),
     re.compile(r"<article\b[^>]*>"),
@@ -100,7 +105,10 @@ _DATE_FACTS = re.compile(
     r"<aside\b[^>]*\bmd-source-file\b[^>]*>.*?</aside\s*>"
     r"|<span\b[^>]*\bgit-revision-date-localized-plugin\b[^>]*>[^<]*</span\s*>",
     re.S)
-_TAG = re.compile(r"<(/?)([a-zA-Z][^\s<>/]*)[^>]*?(/?)>")
+# What renders nothing or changes by itself: comments, and the address in the repr of an
+# object (``<Default object at 0x7f...>``, which some API generators write).
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+(?=>|&gt;)")
 
 
 def content_of(page_html: str) -> str:
@@ -119,10 +127,8 @@ def _end_of(html: str, at: int, name: str) -> int:
     """Where the element of tag ``name`` opened just before ``at`` closes (its
     ``</name>``, nested ones counted); the end of the text if it never does."""
     depth = 1
-    for tag in _TAG.finditer(html, at):
-        if tag.group(2).lower() != name or tag.group(3):
-            continue
+    for tag in re.finditer(rf"<(/?){name}\b", html[at:], re.I):
         depth += -1 if tag.group(1) else 1
         if depth == 0:
-            return tag.start()
+            return at + tag.start()
     return len(html)
