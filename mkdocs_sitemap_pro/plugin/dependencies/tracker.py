@@ -259,7 +259,7 @@ class Tracker:
 
 
 class Tracking:
-    """A plugin instance's observer (one audit hook, installed on first use) and
+    """A plugin instance's observer (told of reads by the process's one audit hook) and
     dependency cache (kept while it is the same file): a ``Tracker`` per build."""
 
     def __init__(self) -> None:
