@@ -202,7 +202,7 @@ class Tracker:
         shown = self.shown
         for file in files:
             # Rendered in this build (every page, in most builds): known already. Asked
-            # first, since ``documentation_pages()`` costs more than the whole loop.
+            # first: a set lookup, before the file's kind and inclusion are checked.
             if (file.src_uri in shown or not file.is_documentation_page()
                     or not file.inclusion.is_included()):
                 continue
