@@ -75,3 +75,52 @@ def test_contributing_names_every_module_with_its_job() -> None:
     assert sorted(modules - rows.keys()) == [], "modules missing from contributing.md"
     assert sorted(rows.keys() - modules) == [], "contributing.md names modules that are gone"
     assert [name for name, job in rows.items() if len(job.strip()) < 10] == []
+
+
+# Names of other projects' objects that no public API offers: each is read in one module,
+# the one that says which versions it was checked against.
+REACHES = {
+    "plugin/mkdocs_internals.py": {"events", "_event_origins"},  # MkDocs' PluginCollection
+    # static-i18n's plugin instance and the attributes it sets on MkDocs' files.
+    "plugin/integrations/i18n.py": {"building", "locale_alternate_of", "norm_src_uri"},
+}
+
+
+def _names_used(path: object) -> set[str]:
+    """The attributes a module reads or sets: ``x.name`` and ``getattr(x, "name")``."""
+    tree = ast.parse(open(path, encoding="utf-8").read())  # type: ignore[call-overload]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+              and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
+            names.add(str(node.args[1].value))
+    return names
+
+
+def test_others_internals_are_reached_in_one_module_each() -> None:
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE).as_posix()
+        used = _names_used(path)
+        for home, names in REACHES.items():
+            if module != home and used & names:
+                found.setdefault(module, []).extend(sorted(used & names))
+    assert found == {}
+    for home in REACHES:
+        assert "Checked against" in ast.get_docstring(
+            ast.parse((PACKAGE / home).read_text(encoding="utf-8"))) or ""
+
+
+def test_no_cache_is_kept_on_mkdocs_objects() -> None:
+    """What the plugin remembers of a build is the build's, not set on MkDocs' ``Files``."""
+    kept = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "setattr" and node.args
+                    and ast.unparse(node.args[0]).split(".")[-1] == "files"):
+                kept.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert kept == []

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
@@ -39,7 +39,6 @@ from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_add
 from mkdocs_sitemap_pro.plugin.dating import Dater, Lastmod, Rendered
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
-from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
@@ -75,6 +74,7 @@ class Build:
             options.exclude, self.build_time, redirected_pages(config),
             memos.pages if memos is not None else None, images=options.images)
         self._files = files
+        self._pages: tuple[int, Sequence[File]] | None = None  # see documentation_pages
         self.tracker: Tracker | None = None  # what pages read as they converted
         self.history: GitHistory | None = None
         self.lines: LineLookup | None = None  # the dates of files' lines shown in part
@@ -102,6 +102,16 @@ class Build:
         """The build's files, known from ``on_env`` on (``converted``)."""
         assert self._files is not None, "a build's files are known from on_env on"
         return self._files
+
+    def documentation_pages(self) -> Sequence[File]:
+        """``files.documentation_pages()`` of the final file list, listed once for all
+        the steps after the build that ask (do not change it). Asked for from
+        ``on_post_build`` on, when no plugin adds files any more; listed again if the
+        list grew all the same."""
+        files = self.files
+        if self._pages is None or self._pages[0] != len(files):
+            self._pages = (len(files), files.documentation_pages())
+        return self._pages[1]
 
     @property
     def converted(self) -> bool:
@@ -177,7 +187,7 @@ class Build:
             return
         self.dater()  # made at on_env: what pages showed as they converted
         assert self.dependencies is not None
-        shown, trouble = self.tracker.finish(list(final_documentation_pages(self.files)))
+        shown, trouble = self.tracker.finish(list(self.documentation_pages()))
         if trouble:
             log.debug(trouble)  # "<path> could not be written (why)"
         self.dependencies = self.dependencies._replace(

@@ -30,6 +30,7 @@ from mkdocs_sitemap_pro.core.protocol import (
 from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.dating import Lastmod
+from mkdocs_sitemap_pro.plugin.integrations.i18n import built_language
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.theme import material_like
 
@@ -140,8 +141,7 @@ def report(builds: list[PageDates]) -> None:
 
 def _locale(page: Page, default: str) -> str:
     """The page's language: static-i18n's, for the build it is in, or the theme's."""
-    built = getattr(page.file, "locale_alternate_of", None)
-    return built if isinstance(built, str) and built else default
+    return built_language(page.file) or default
 
 
 def _babel_date(day: dt.date, locale: str) -> str:

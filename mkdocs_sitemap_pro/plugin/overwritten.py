@@ -9,17 +9,18 @@ alternates), whatever the dates of the others. Knows MkDocs' files, nothing of g
 
 from __future__ import annotations
 
-from mkdocs.structure.files import Files
+from collections.abc import Sequence
 
-from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+from mkdocs.structure.files import File
+
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["leave_out_overwritten", "overwritten_pages"]
 
 
-def overwritten_pages(files: Files) -> dict[str, str]:
-    """Each page whose HTML a later page of the build overwrote: src_uri -> why."""
-    pages = final_documentation_pages(files)
+def overwritten_pages(pages: Sequence[File]) -> dict[str, str]:
+    """Each page (of a build's documentation ``pages``, in file order) whose HTML a later
+    page overwrote: src_uri -> why."""
     last = {file.dest_uri: file.src_uri for file in pages}  # the page written last wins
     if len(last) == len(pages):
         return {}  # the usual site: every page has a file of its own
@@ -33,9 +34,9 @@ def overwritten_pages(files: Files) -> dict[str, str]:
     }
 
 
-def leave_out_overwritten(found: Collection, files: Files) -> None:
+def leave_out_overwritten(found: Collection, pages: Sequence[File]) -> None:
     """Move the pages another page overwrote from the listed pages to the left-out."""
-    gone = overwritten_pages(files)
+    gone = overwritten_pages(pages)
     if not gone:
         return
     for page in found.pages:

@@ -12,19 +12,20 @@ Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged
 import datetime as dt
 import os
 import time
+from collections.abc import Sequence
 from typing import NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE
 
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
-from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
 from mkdocs_sitemap_pro.core.page.images import ImagesFound
+from mkdocs_sitemap_pro.plugin.integrations.i18n import built_language
 from mkdocs_sitemap_pro.plugin.page_says import PageSays, head_on_disk, read_back
 from mkdocs_sitemap_pro.plugin.serve_memos import PagesMemo
 
@@ -169,11 +170,12 @@ class PageCollector:
             self._rendered = self._seen
         return self._rendered
 
-    def collect(self, files: Files) -> Collection:
-        """Every page of the published site that belongs in the sitemap."""
+    def collect(self, pages: Sequence[File]) -> Collection:
+        """Every page of the published site that belongs in the sitemap, among ``pages``
+        (the build's documentation pages)."""
         result = Collection()
         rendered, judged = self.rendered(), self._settings
-        for file in final_documentation_pages(files):
+        for file in pages:
             # A page judged before it rendered passed these rules then.
             reason = "" if file.src_uri in judged else self._static_exclusion(file)
             if reason:
@@ -244,9 +246,9 @@ def _is_404(file: File) -> bool:
     url = file.url
     if not url.endswith(("404/", "404.html")):
         return False
-    # static-i18n names the language each of its files was built for (see integrations.i18n).
-    language = getattr(file, "locale_alternate_of", None)
-    if isinstance(language, str) and url.startswith(f"{language}/"):
+    # static-i18n names the language each of its files was built for.
+    language = built_language(file)
+    if language is not None and url.startswith(f"{language}/"):
         url = url[len(language) + 1:]
     return url in ("404/", "404.html")
 

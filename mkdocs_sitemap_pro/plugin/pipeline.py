@@ -195,10 +195,11 @@ def _gather(
         if part is not None:
             report.collection(part.found)
             return part
-    found = build.collector.collect(build.files)
+    pages = build.documentation_pages()
+    found = build.collector.collect(pages)
     # The page whose HTML is on disk is the one listed (before fallbacks: the reason said).
-    leave_out_overwritten(found, build.files)
-    i18n.leave_out_fallbacks(found, build.files)
+    leave_out_overwritten(found, pages)
+    i18n.leave_out_fallbacks(found, pages)
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)
     report.collection(found)

@@ -30,6 +30,7 @@ from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracking
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
+from mkdocs_sitemap_pro.plugin.mkdocs_internals import event_handlers
 from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
@@ -68,7 +69,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         language = None
         if i18n.nested_build(config):
             if (language := self._finished_build()) is not None:
-                self._languages.keep(language, language.files)
+                self._languages.keep(language, language.documentation_pages())
         else:
             self._languages.clear()
         build = self._build = Build(config, self.config, serving=self._serving,
@@ -136,7 +137,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         # Before any other plugin's on_post_build can replace a page's HTML; whether one
         # could (only a search index is written after this: no page is read again).
         if self._build is not None:
-            others = [m for m in config.plugins.events["post_build"]
+            others = [m for m in event_handlers(config.plugins, "post_build")
                       if getattr(m, "__self__", None) is not self]
             self._build.collector.written(replaceable=not all(map(writes_no_page, others)))
 
@@ -150,9 +151,10 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
         self._tracking.build_over()  # code loaded from now on is the next build's
         build = self._finished_build()
         if build is not None:
+            earlier = self._languages.earlier(build.documentation_pages())
             # Writing allocates much and frees it all: no full collection of MkDocs' heap.
             with collector_paused():
-                pipeline.write_sitemap(self.config, build, self._languages.earlier(build.files))
+                pipeline.write_sitemap(self.config, build, earlier)
 
     on_post_build = CombinedEvent(_pages_written, _write)
 
@@ -197,8 +199,8 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):
 def collector_paused() -> Iterator[None]:
     """Python's cyclic collector held off while the sitemap is written, and left as it
     was after. Writing makes many short-lived containers and no cycles; at the end of a
-    large build they would bring on a full collection of MkDocs' whole heap (~60 ms on
-    ``bench/instructions.py``'s 2,000 pages, about 2 % of the build)."""
+    large build they would bring on a full collection of MkDocs' whole heap, which the
+    write, making no cycles, does not need."""
     if not gc.isenabled():  # someone turned it off: theirs to turn on
         yield
         return

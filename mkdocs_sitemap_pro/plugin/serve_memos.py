@@ -1,21 +1,21 @@
 """What the builds of one ``mkdocs serve`` process keep for the next: one memo per thing
 a rebuild after a save would otherwise make again, each kept because the serve bench
-shows it pays (``bench/README.md``, "what each serve cache saves").
+shows it pays (``bench/README.md``, "Figures behind choices in the code").
 
 - ``PagesMemo``: what each page said (front matter, head), for pages ``--dirty`` does not
-  render (saves ~32 % of a rebuild whose part cannot be recalled, e.g. a front matter
-  edit).
+  render (a rebuild whose part cannot be recalled, e.g. after a front matter edit, reads
+  no page back from disk).
 - ``PartsMemo``: the last sitemap part of a build, made again only when it would differ.
   A part is what the pipeline makes of one build (of one language, under static-i18n):
   the pages collected, dated and made into entries. It depends on the options, each
   page's identity (``page_says.identities``), the key of the git answers, the pages
   neither rendered nor cached, and what each page says and shows (``PageInputs``). When
   all of that is as in the last build, the last part is this build's: no page is
-  collected or dated again (~17 % of a rebuild). A part whose dates depend on the clock
+  collected or dated again. A part whose dates depend on the clock
   or on file times (``lastmod: mtime``, a fallback by mtime or build time, a refused
   front matter lastmod) is never kept.
 - ``OutputMemo`` (``write_once``): the last sitemap tree written: a rebuild that would
-  write the same bytes writes nothing (~6 % of a rebuild). Its input is every entry and
+  write the same bytes writes nothing. Its input is every entry and
   option; a file that write left gone or changed on disk (size, mtime, inode) is
   written again; a write that dropped a lastmod for being in the future is never reused.
 """

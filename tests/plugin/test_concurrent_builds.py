@@ -10,12 +10,17 @@ the window in which the plugin observes a page's reads) until both are there, so
 page conversions overlap. Each page's lastmod must be its own include's commit date: a
 read observer shared by the process would give one build's reads to the other, and that
 build's page would fall back to its source's date.
+
+And many builds one after the other, each with its own plugin instance (as a process
+that loads a fresh config per build makes them), add no audit hook after the first: a
+hook can never be removed, and one a build would slow every ``open`` of the process.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 import weakref
 from pathlib import Path
@@ -28,7 +33,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin
 
 from mkdocs_sitemap_pro.core.page.reads import Observer
-from tests.support.dates import utc
+from tests.support.dates import day, utc
 from tests.support.git import git_env
 from tests.support.sites import SITE_URL, Built, Site
 
@@ -175,3 +180,56 @@ def test_an_observer_is_not_kept_alive_by_its_hook(tmp_path: Path) -> None:
     gc.collect()
     assert gone() is None
     assert (tmp_path / "x").write_text("x") == 1 and (tmp_path / "x").read_text() == "x"
+
+
+# A hook with its own include syntax: only the observation of reads sees what it inlines.
+_INLINING_HOOK = '''
+from pathlib import Path
+
+def on_page_markdown(markdown, page, config, files):
+    if "[[part]]" not in markdown:
+        return markdown
+    root = Path(config.config_file_path).parent
+    return markdown.replace("[[part]]", (root / "parts/part.md").read_text())
+'''
+
+BUILDS = 5
+
+
+def test_many_builds_in_one_process_add_at_most_one_audit_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _isolate_git(monkeypatch)
+    site = Site(tmp_path / "many", hooks=["hooks/inline.py"])
+    site.repo.write(".gitignore", "site/\n.cache/\n__pycache__/\n")
+    site.repo.write("hooks/inline.py", _INLINING_HOOK)
+    site.page("plain.md", "# Plain\n")
+    site.page("shows.md", "# Shows\n\n[[part]]\n")
+    site.repo.write("parts/part.md", "A part.\n")
+    site.commit("Pages", day(1))
+    site.repo.write("parts/part.md", "A part, edited.\n")
+    site.commit("The part", day(3))
+    added: list[Any] = []
+    real = sys.addaudithook
+
+    def addaudithook(hook: Any) -> None:
+        added.append(hook)
+        real(hook)
+
+    monkeypatch.setattr(sys, "addaudithook", addaudithook)
+    monkeypatch.chdir(site.root)
+    for _ in range(BUILDS):
+        store: dict[str, BasePlugin] = {}  # type: ignore[type-arg]
+        config = _load(site, store)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(config)
+        finally:
+            config.plugins.on_shutdown()
+        assert "sitemap-pro" in store  # a plugin instance of its own
+        urls = Built(site.root / "site").sitemap()
+        assert urls[SITE_URL + "shows/"]["lastmod"] == utc(day(3))  # seen through the hook
+        assert urls[SITE_URL + "plain/"]["lastmod"] == utc(day(1))
+    assert "A part, edited." in (site.root / "site/shows/index.html").read_text(encoding="utf-8")
+    # One hook for the process, installed by the first build (or by an earlier test).
+    assert len(added) <= 1, f"{len(added)} audit hooks added by {BUILDS} builds"

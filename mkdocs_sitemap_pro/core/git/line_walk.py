@@ -2,9 +2,8 @@
 
 What ``git blame --first-parent`` says of each line, for every file shown in part at
 once, from one ``git log`` over history instead of one ``git blame`` (one walk of the
-whole first-parent chain) per file: a measured 50 blames cost 1.4 times the build they
-dated. Walking back from HEAD, each file's lines are followed through each commit's
-hunks (``@@ -a,b +c,d @@``, no context) to their place in the parent: a line inside a
+whole first-parent chain) per file: one walk, however many files. Walking back from
+HEAD, each file's lines are followed through each commit's hunks (``@@ -a,b +c,d @@``, no context) to their place in the parent: a line inside a
 hunk's new side was changed there; a line outside moves by the hunks before it. Unlike
 blame, a deletion between two lines still there is seen too (``LineDates.gaps``): a
 part holding both lines changed then.
@@ -15,9 +14,9 @@ and the whole walk once every file's has (git is stopped). Once three in four of
 files a walk asked for are done, it is stopped and started again from the next commit
 for the files left, each named: most files are done early, and git would diff them on.
 Lines still followed at the end changed before every line dated (``OLDER``): a part
-holding one of those and a dated line is decided too (``LineDates.covers``). On the 200 API pages of
-``bench/dependencies.py --api`` this reads a fraction of the 5,000 commits that dating
-every line read.
+holding one of those and a dated line is decided too (``LineDates.covers``). So a
+walk stops at the oldest of the changes the pages need, not at the start of history as
+dating every line would.
 
 ``ignore_commits``: an ignored commit's changed lines are followed to the lines they
 replaced, one for one (``a+k`` for the k-th line of the hunk, as far as the old side
@@ -238,9 +237,9 @@ def _walk_from(start: bytes, top: str, followed: dict[bytes, _File], open_files:
 
 def _pathspecs(names: Iterable[bytes]) -> list[bytes]:
     """What the walk asks git for: a folder that holds several of the files (git
-    matches one folder much faster than each of its files: measured 2.6 G instructions
-    against 4.3 G for 50 modules of one package over 5,000 commits; the folder's other
-    files are diffed too, and passed over), each other file by itself."""
+    matches one folder's pathspec at less cost than one for each of its files, which
+    outweighs diffing the folder's other files too, passed over), each other file by
+    itself."""
     by_folder: dict[bytes, list[bytes]] = {}
     for name in names:
         by_folder.setdefault(name.rpartition(b"/")[0], []).append(name)

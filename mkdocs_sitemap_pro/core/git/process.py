@@ -40,7 +40,7 @@ __all__ = ["CONFIG", "LOG_FLAGS", "GitEnded", "GitProcesses", "GitTimeout", "NoG
 
 # Bytes read from git at a time: a pipe holds 64 KiB. A larger request makes every read
 # allocate (and give back to the system) a buffer that large, while git's commits
-# arrive a few hundred bytes at a time: measured, 1 MiB doubled the reader's CPU time.
+# arrive a few hundred bytes at a time.
 _CHUNK_BYTES = 1 << 16
 
 # Seconds a git that closed its output is given to exit before it is killed.
@@ -60,8 +60,8 @@ CONFIG: tuple[str, ...] = (
     "-c", "i18n.logOutputEncoding=UTF-8",
     "-c", "color.ui=false",
     # Memory, not output: git's defaults keep up to 96 MiB of unpacked delta bases and map
-    # the whole pack, so a walk of 20,000 commits peaked at 158 MB (3x the build's own
-    # Python); with these caps at 39 MB, for no more CPU (measured, bench/scale.py).
+    # the whole pack, so a long walk would hold more memory than the build's own Python;
+    # capped, it holds a fraction of that, for no more CPU (bench/scale.py).
     "-c", "core.deltaBaseCacheLimit=16m",
     "-c", "core.packedGitWindowSize=1m",
     "-c", "core.packedGitLimit=8m",
@@ -315,11 +315,10 @@ class _Wait:
 
 def _env(extra: dict[str, str] | None) -> dict[str, str]:
     """git's environment: this process's, ``extra`` on top, and ``GIT_FLUSH=0``. Into a
-    pipe, git log otherwise writes each commit as it goes (a 5,000-commit walk came in
-    4,500 reads of ~120 bytes); buffered, that walk cost git 0.067 s of CPU instead of
-    0.09 s, and its reader 0.005 s instead of 0.022 s (bench/api.py's repository). Nothing
-    here talks to git line by line: input is written whole, output read to the end or
-    until the walk has what it needs."""
+    pipe, git log otherwise writes each commit as it goes, a few hundred bytes a write,
+    and its reader wakes for each; buffered, both spend less CPU. Nothing here talks to
+    git line by line: input is written whole, output read to the end or until the walk
+    has what it needs."""
     return {**os.environ, **(extra or {}), "GIT_FLUSH": "0"}
 
 

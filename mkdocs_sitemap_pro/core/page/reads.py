@@ -3,11 +3,12 @@
 Rather than parse each include syntax (snippets, include-markdown, a hook's own), this
 watches what is read. Python reports every open to audit hooks (``open``, ``io.open``,
 ``Path.read_text``, ``os.open``, ``io.FileIO``, early-bound references such as
-``tokenize.open``). Each ``Observer`` installs its own hook when it is made, so two
-builds in one process (two plugin instances, two threads) each see their own reads; no
-state is kept in the module. An audit hook cannot be removed: the hook holds only a weak
-reference to its observer and returns at once when the observer is gone or not watching
-(and, first of all, for any event but ``open``). The observer counts only reads
+``tokenize.open``). An audit hook can never be removed, so the process has one, installed
+the first time anything listens (``watch_reads``), however many builds it runs; it tells
+each listening owner (an ``Observer``, one per plugin instance), so two builds in one
+process (two plugin instances, two threads) each see their own reads. It holds its
+owners weakly (one goes with its plugin instance) and returns at once for any event but
+``open`` and when no owner is listening. The observer counts only reads
 made between ``open`` and ``close`` of a page (``on_pre_page`` first, ``on_page_content``
 last), by the thread that opened it (MkDocs renders in one thread; the git worker and
 other plugins' threads read other things), and not while ``suspended`` (mkdocstrings
@@ -32,7 +33,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core.page.realpaths import RealPaths
 
@@ -94,7 +95,7 @@ class Observer:
             self._suspended -= 1
 
     def stop(self) -> None:
-        """This observer is done: nothing more is recorded (its hook stays, idle)."""
+        """This observer is done: nothing more is recorded (it stays listed, idle)."""
         self._reads = None
 
     def _listening(self) -> bool:
@@ -126,22 +127,46 @@ def _by_import_system(caller: Any) -> bool:
             and outer.f_code.co_name != "get_source")
 
 
-def watch_reads(owner: _Owner, listening: Callable[[_Owner], bool],
-                read: Callable[[_Owner, object, FrameType], None]) -> None:
-    """Tell ``owner`` of each file the process opens for reading while
-    ``listening(owner)``: the path as ``open`` took it, and the frame of ``open``'s caller.
-    Writes, file descriptors and the import system's reads are not told.
+class _Listener(NamedTuple):
+    owner: weakref.ref[Any]
+    listening: Callable[[Any], bool]
+    read: Callable[[Any, object, FrameType], None]
 
-    One audit hook per owner (a hook can never be removed): it holds ``owner`` weakly,
-    is called for every audit event of the process, so returns at once for the others,
-    and never raises into the caller's ``open()``."""
-    ref = weakref.ref(owner)
 
-    def hook(event: str, args: tuple[Any, ...]) -> None:
+class _ReadHook:
+    """The process's one audit hook for reads, and the owners it tells of them.
+
+    Installed on the first ``add``, once (a hook can never be removed). Each owner is
+    held weakly, and those gone are dropped when the next is added: the list is as long
+    as the owners alive, whatever the number of builds. The list is replaced whole, never
+    changed in place, so the hook reads it without a lock while another thread adds."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._installed = False
+        self._listeners: tuple[_Listener, ...] = ()
+
+    def add(self, owner: _Owner, listening: Callable[[_Owner], bool],
+            read: Callable[[_Owner, object, FrameType], None]) -> None:
+        listener = _Listener(weakref.ref(owner), listening, read)
+        with self._lock:
+            alive = (known for known in self._listeners if known.owner() is not None)
+            self._listeners = (*alive, listener)
+            if not self._installed:
+                sys.addaudithook(self._heard)
+                self._installed = True
+
+    def _heard(self, event: str, args: tuple[Any, ...]) -> None:
+        """Every audit event of the process comes here: it returns at once for all but
+        ``open``, and never raises into the caller's ``open()``."""
         if event != "open":
             return
-        target = ref()
-        if target is None or not listening(target):
+        told = []
+        for listener in self._listeners:
+            owner = listener.owner()
+            if owner is not None and listener.listening(owner):
+                told.append((owner, listener.read))
+        if not told:
             return
         try:
             path, mode, flags = args
@@ -153,12 +178,30 @@ def watch_reads(owner: _Owner, listening: Callable[[_Owner], bool],
             if isinstance(path, int):  # a file descriptor: nothing to date
                 return
             caller = sys._getframe(1)  # 0: this hook, 1: open's caller
-            if not _by_import_system(caller):
-                read(target, path, caller)
+            if _by_import_system(caller):
+                return
         except Exception:  # noqa: BLE001 - a hook that raises would break the caller's open()
-            pass
+            return
+        for owner, read in told:
+            try:
+                read(owner, path, caller)
+            except Exception:  # noqa: BLE001 - as above; and the next owner is still told
+                pass
 
-    sys.addaudithook(hook)
+
+# The one hook of the process: what it holds is its owners' (weakly), not the module's.
+_READ_HOOK = _ReadHook()
+
+
+def watch_reads(owner: _Owner, listening: Callable[[_Owner], bool],
+                read: Callable[[_Owner, object, FrameType], None]) -> None:
+    """Tell ``owner`` of each file the process opens for reading while
+    ``listening(owner)``: the path as ``open`` took it, and the frame of ``open``'s caller.
+    Writes, file descriptors and the import system's reads are not told.
+
+    Through the process's one audit hook, which holds ``owner`` weakly: nothing to
+    undo when the owner is gone."""
+    _READ_HOOK.add(owner, listening, read)
 
 
 class Exclusions:

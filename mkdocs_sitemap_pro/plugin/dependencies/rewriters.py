@@ -13,14 +13,15 @@ site-packages). So do the files that code read as it was loaded (a module-level
 ``on_config``, each file opened for reading, but by the import system, is kept by every
 file of the site's own code on the stack. Git then keeps those it tracks.
 
-Only handlers of ``on_page_markdown`` and ``on_page_content`` whose code is not installed
-are watched: each is wrapped in the plugin collection's list of that event, and the open
-page is counted as rewritten by it only when it returned a text that differs from the
-one it was given (the strings MkDocs hands over: nothing is read). A site without such
-code pays nothing; a page none of it changed is not dated by it. Not seen: changes made
-in place (``page.meta``), by ``on_page_context`` or ``on_post_page`` (after the page's
-date is set), modules imported by name (``importlib.import_module``), and what a plugin
-of the site listed in ``plugins:`` before this one read as it was loaded.
+Only handlers of ``on_page_markdown`` and ``on_page_content`` whose code is not
+installed are watched: each is wrapped in the plugin collection's list of that event
+(``mkdocs_internals``), and the open page is counted as rewritten by it only when it
+returned a text that differs from the one it was given (the strings MkDocs hands over:
+nothing is read). A site without such code pays nothing; a page none of it changed is
+not dated by it. Not seen: changes made in place (``page.meta``), by ``on_page_context``
+or ``on_post_page`` (after the page's date is set), modules imported by name
+(``importlib.import_module``), and what a plugin of the site listed in ``plugins:``
+before this one read as it was loaded.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from types import FrameType, ModuleType
 from typing import Any
 
 from mkdocs_sitemap_pro.core.page.reads import watch_reads
+from mkdocs_sitemap_pro.plugin.mkdocs_internals import event_handlers, replace_handler
 
 __all__ = ["EVENTS", "Rewriters"]
 
@@ -83,20 +85,15 @@ class Rewriters:
         ``PluginCollection``); what was learnt of their imports is forgotten."""
         self._files = {}
         self.watching = False
-        events = getattr(plugins, "events", {})
-        origins = getattr(plugins, "_event_origins", None)  # MkDocs' DEBUG names them
         for event in EVENTS:
-            handlers = events.get(event, [])
-            for at, handler in enumerate(handlers):
+            for at, handler in enumerate(event_handlers(plugins, event)):
                 if isinstance(handler, _Watched):
                     self.watching = self.watching or handler.rewriters is self
                     continue
                 module = self._module_of(handler)
                 if module is None:
                     continue
-                handlers[at] = watched = _Watched(handler, module, self)
-                if isinstance(origins, dict) and handler in origins:
-                    origins[watched] = origins[handler]
+                replace_handler(plugins, event, at, _Watched(handler, module, self))
                 self.watching = True
 
     def open(self) -> None:

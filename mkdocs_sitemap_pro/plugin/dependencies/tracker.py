@@ -202,7 +202,7 @@ class Tracker:
         shown = self.shown
         for file in files:
             # Rendered in this build (every page, in most builds): known already. Asked
-            # first, since ``documentation_pages()`` costs more than the whole loop.
+            # first: a set lookup, before the file's kind and inclusion are checked.
             if (file.src_uri in shown or not file.is_documentation_page()
                     or not file.inclusion.is_included()):
                 continue
@@ -259,7 +259,7 @@ class Tracker:
 
 
 class Tracking:
-    """A plugin instance's observer (one audit hook, installed on first use) and
+    """A plugin instance's observer (told of reads by the process's one audit hook) and
     dependency cache (kept while it is the same file): a ``Tracker`` per build."""
 
     def __init__(self) -> None:

@@ -12,17 +12,28 @@ Translations of one page share static-i18n's ``norm_src_uri`` (``guide.md`` for
 default language's file, because no translation exists (``file.locale`` differs from
 the language built), is a fallback copy, not a translation: it is left out of the
 sitemap and of every alternate set. Nothing of static-i18n is imported.
+
+static-i18n has no public way to tell any of this: what this module reads of it, it
+reads here and nowhere else. Its plugin instance's ``building`` (a nested build is
+running), ``build_languages``, ``all_languages`` and ``default_language``; and the
+attributes it sets on each MkDocs ``File`` of a language build: ``locale_alternate_of``
+(the language built), ``locale`` (the language of the source) and ``norm_src_uri`` (the
+language-neutral path). ``mark_file`` sets the same three on the files ``build`` makes
+after another builder. Checked against mkdocs-static-i18n 1.3.1.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Sequence
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
-from mkdocs_sitemap_pro.plugin.pages import Collection
-from mkdocs_sitemap_pro.plugin.doc_pages import final_documentation_pages
+
+if TYPE_CHECKING:  # the collector asks this module which language built a page
+    from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = [
     "FALLBACK_REASON",
@@ -30,8 +41,10 @@ __all__ = [
     "LanguageOrder",
     "LanguagePage",
     "Listed",
+    "built_language",
     "leave_out_fallbacks",
     "hreflang",
+    "mark_file",
     "nested_build",
     "page_languages",
     "with_alternates",
@@ -70,10 +83,11 @@ class LanguagePage(NamedTuple):
     fallback: bool  # built from the default language's file: no translation exists
 
 
-def page_languages(files: Files) -> dict[str, LanguagePage]:
-    """Each documentation page of one language build, by src_uri ({} without static-i18n)."""
+def page_languages(pages: Iterable[File]) -> dict[str, LanguagePage]:
+    """Each of one language build's documentation ``pages``, by src_uri ({} without
+    static-i18n)."""
     found = {}
-    for file in final_documentation_pages(files):
+    for file in pages:
         built = getattr(file, "locale_alternate_of", None)
         if built is None:
             continue
@@ -83,9 +97,23 @@ def page_languages(files: Files) -> dict[str, LanguagePage]:
     return found
 
 
-def language_of(files: Files) -> str | None:
-    """The language a build built, read from its pages."""
-    for page in page_languages(files).values():
+def built_language(file: File) -> str | None:
+    """The language static-i18n built ``file`` in (None: not a file of its builds)."""
+    built = getattr(file, "locale_alternate_of", None)
+    return built if isinstance(built, str) else None
+
+
+def mark_file(file: File, built: str, locale: str | None, group: str) -> None:
+    """Say of ``file`` what static-i18n says of the files of its language builds: built
+    in language ``built``, from a source in ``locale``, a translation of ``group``."""
+    setattr(file, "locale_alternate_of", built)
+    setattr(file, "locale", locale)
+    setattr(file, "norm_src_uri", group)
+
+
+def language_of(pages: Iterable[File]) -> str | None:
+    """The language a build built, read from its documentation pages."""
+    for page in page_languages(pages).values():
         return page.language
     return None
 
@@ -100,19 +128,21 @@ class LanguageBuilds(Generic[B]):
     def __init__(self) -> None:
         self._builds: dict[str, B] = {}
 
-    def keep(self, build: B, files: Files) -> None:
-        """Keep a finished language build (``files``: its file list, which names it)."""
-        self._builds[language_of(files) or ""] = build
+    def keep(self, build: B, pages: Iterable[File]) -> None:
+        """Keep a finished language build (``pages``: its documentation pages, which
+        name its language)."""
+        self._builds[language_of(pages) or ""] = build
 
     def clear(self) -> None:
         """Forget every kept build: a new ``mkdocs build`` (or serve rebuild) starts."""
         self._builds.clear()
 
-    def earlier(self, last_files: Files) -> list[B]:
-        """The kept builds other than the language of ``last_files``, in build order."""
+    def earlier(self, last_pages: Iterable[File]) -> list[B]:
+        """The kept builds other than the language of ``last_pages`` (the last build's
+        documentation pages), in build order."""
         if not self._builds:  # no static-i18n, or its first language: no page to look at
             return []
-        last = language_of(last_files) or ""
+        last = language_of(last_pages) or ""
         return [build for language, build in self._builds.items() if language != last]
 
 
@@ -153,7 +183,7 @@ def with_alternates(
     groups: dict[str, dict[str, str]] = {}
     placed: list[tuple[str | None, SitemapEntry]] = []
     for files, items in builds:
-        of_page = page_languages(files)
+        of_page = page_languages(files.documentation_pages())
         for listed in items:
             page = of_page.get(listed.src_uri)
             if page is None or page.fallback:
@@ -183,14 +213,15 @@ def _alternate_set(
     return tuple(links)
 
 
-def fallback_pages(files: Files) -> Iterable[str]:
-    """The src_uris of one language build's fallback copies."""
-    return [src for src, page in page_languages(files).items() if page.fallback]
+def fallback_pages(pages: Iterable[File]) -> Iterable[str]:
+    """The src_uris of the fallback copies among one language build's ``pages``."""
+    return [src for src, page in page_languages(pages).items() if page.fallback]
 
 
-def leave_out_fallbacks(found: Collection, files: Files) -> None:
-    """Move one language build's fallback copies from the listed pages to the left-out."""
-    fallbacks = set(fallback_pages(files))
+def leave_out_fallbacks(found: Collection, pages: Iterable[File]) -> None:
+    """Move one language build's fallback copies (among its documentation ``pages``) from
+    the listed pages to the left-out."""
+    fallbacks = set(fallback_pages(pages))
     if not fallbacks:
         return
     for page in found.pages:

@@ -47,7 +47,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.protocol import check_hreflang
-from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder
+from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder, mark_file
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
 from mkdocs_sitemap_pro.plugin.standalone.config import Replaced, SiteConfig, load_site_config
@@ -171,10 +171,10 @@ def mark_languages(own: str, files: Files, others: Sequence[tuple[str, Files]]) 
     source is called."""
     groups = {file.dest_uri: file.src_uri for file in files.documentation_pages()}
     for file in files.documentation_pages():
-        _mark(file, own, file.src_uri)
+        mark_file(file, own, own, file.src_uri)
     for language, built in others:
         for file in built.documentation_pages():
-            _mark(file, language, groups.get(file.dest_uri, file.src_uri))
+            mark_file(file, language, language, groups.get(file.dest_uri, file.src_uri))
     return LanguageOrder((own, *(language for language, _ in others)), own)
 
 
@@ -216,12 +216,6 @@ def _where_sought(site: SiteConfig, name: str) -> str:
         sought = str(other / config.name)
     return (f"Neither {sought} exists: run build in a checkout of the repository that "
             "has that language's config or docs")
-
-
-def _mark(file: object, built: str, group: str) -> None:
-    setattr(file, "locale_alternate_of", built)
-    setattr(file, "locale", built)
-    setattr(file, "norm_src_uri", group)
 
 
 def _language(name: str) -> str | None:

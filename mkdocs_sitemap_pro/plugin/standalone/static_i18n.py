@@ -23,7 +23,7 @@ from typing import NamedTuple
 from mkdocs.structure.files import File, Files, get_files
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder
+from mkdocs_sitemap_pro.plugin.integrations.i18n import LanguageOrder, mark_file
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig
@@ -100,9 +100,7 @@ def read_language(site: SiteConfig, layout: I18nLayout, language: str) -> BuiltS
             continue
         file = File(source.src_uri, config.docs_dir, site_dir, config.use_directory_urls,
                     dest_uri=dest, inclusion=source.inclusion)
-        setattr(file, "locale_alternate_of", language)
-        setattr(file, "locale", language if rest in own else default)
-        setattr(file, "norm_src_uri", rest)
+        mark_file(file, language, language if rest in own else default, rest)
         built.files.append(file)
         Page(None, file, config)
     log.debug(f"language {language}: {len(built.files)} pages of static-i18n's "
