@@ -191,3 +191,21 @@ def test_a_build_starts_git_and_nothing_else(site: Site, monkeypatch: pytest.Mon
     built = site.build(strict=True)
     assert built.sitemap()[SITE_URL + "a/"]["lastmod"] == utc(D2)
     assert started and {os.path.basename(argv[0]) for argv in started} == {"git"}, started
+
+
+def test_a_kept_map_git_cannot_confirm_in_time_is_walked_again(site: Site, tmp_path: Path) -> None:
+    # The check of the kept map hangs (its `log --raw`): the map is not believed, the
+    # history is walked, and every page keeps its date (no warning, no fallback).
+    two_pages(site, git_timeout=2)
+    first = site.build(strict=True)
+    assert first.error is None, first.messages()
+    env, folder = hanging_git(tmp_path / "hang", "--raw"), tmp_path / "hang"
+    try:
+        again = site.build(strict=True, env=env)
+        assert again.error is None, again.messages()
+        assert again.sitemap() == first.sitemap()
+        debug = " ".join(again.messages(logging.DEBUG))
+        assert "git did not confirm it in time" in debug and "git history: walked" in debug
+        assert not alive(folder / "sleep.pid")
+    finally:
+        _end(folder)
