@@ -231,7 +231,7 @@ def memory_child(n: int, gz: bool, seed: int, out: str) -> None:
     """Subprocess body: RSS holding the entries vs peak RSS while writing them."""
     import gc
 
-    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 
     entries = make_entries(n, seed)
     gc.collect()
@@ -239,8 +239,8 @@ def memory_child(n: int, gz: bool, seed: int, out: str) -> None:
     reset = C.reset_peak_rss()
     peak_before = C.peak_rss_bytes()
     t0 = time.perf_counter()
-    report = write_sitemaps(entries, out, BASE_URL, gzip=gz,
-                            build_time=dt.datetime(2025, 1, 1, tzinfo=UTC))
+    options = WriteOptions(gzip=gz, build_time=dt.datetime(2025, 1, 1, tzinfo=UTC))
+    report = write_sitemaps(entries, out, BASE_URL, options)
     seconds = time.perf_counter() - t0
     peak = C.peak_rss_bytes()
     print(json.dumps({
@@ -268,7 +268,7 @@ def main() -> int:
                    {"entries": f"{n:,}", "rounds": rounds, "gzip level": f"{level} ({level_src})",
                     "seed": args.seed})
 
-    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
     from mkdocs_sitemap_pro.core.urls import normalise_loc
 
     t0 = time.perf_counter()
@@ -292,7 +292,8 @@ def main() -> int:
 
             def ours() -> None:
                 stages.run(lambda: report_box.update(
-                    r=write_sitemaps(entries, d_ours, BASE_URL, gzip=gz, build_time=build_time)))
+                    r=write_sitemaps(entries, d_ours, BASE_URL,
+                                     WriteOptions(gzip=gz, build_time=build_time))))
 
             def naive() -> None:
                 naive_writer(rows, d_naive, gz, level)

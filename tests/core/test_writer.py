@@ -13,7 +13,7 @@ from lxml import etree
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts, SitemapError
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
 from tests.support.schemas import SCHEMAS, SM, parse_sitemap, urls_of
 
 BASE = "https://example.com/docs/"
@@ -24,7 +24,8 @@ BUILD = dt.datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 
 def write(entries: list[SitemapEntry], out: Path, **options: object) -> WriteReport:
     options.setdefault("build_time", BUILD)
-    return write_sitemaps(entries, out, options.pop("base_url", BASE), **options)  # type: ignore[arg-type]
+    base_url = options.pop("base_url", BASE)
+    return write_sitemaps(entries, out, base_url, WriteOptions(**options))  # type: ignore[arg-type]
 
 
 def all_urls(out: Path, report: WriteReport) -> list[dict[str, str]]:
