@@ -95,11 +95,18 @@ def collect(
         except (ValueError, TypeError, AttributeError) as exc:
             dropped.append(Dropped(str(raw), f"not a valid URL: {exc}"))
             continue
-        reason = _refusal(loc, site)
-        if reason is not None:
-            dropped.append(Dropped(raw, reason))
-            continue
-        key, text = _dated(raw, entry.lastmod, texts)
+        if not (loc.startswith(site.url) and len(loc) <= MAX_LOC_LENGTH):
+            reason = _refusal(loc, site)
+            if reason is not None:
+                dropped.append(Dropped(raw, reason))
+                continue
+        lastmod = entry.lastmod
+        key: dt.datetime | None
+        text: str | None
+        if type(lastmod) is dt.datetime and lastmod.tzinfo is UTC:
+            key, text = lastmod, texts.utc_text(lastmod)  # git's dates, in UTC
+        else:
+            key, text = _dated(raw, lastmod, texts)
         if key is not None and key > future_limit:
             dropped_lastmods.append(
                 Dropped(raw, f"lastmod {text} is more than one day after the build time"))
