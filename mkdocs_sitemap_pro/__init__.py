@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
     from mkdocs_sitemap_pro.core.reader import SitemapFile, read_sitemap
-    from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
 
 # Loaded when first asked for, not by everything that imports a module of this package:
 # the reader brings lxml, which a build that only writes needs not import.
@@ -20,6 +20,7 @@ _FROM = {
     "SitemapEntry": "mkdocs_sitemap_pro.core.entry",
     "SitemapFile": "mkdocs_sitemap_pro.core.reader",
     "read_sitemap": "mkdocs_sitemap_pro.core.reader",
+    "WriteOptions": "mkdocs_sitemap_pro.core.writer",
     "WriteReport": "mkdocs_sitemap_pro.core.writer",
     "write_sitemaps": "mkdocs_sitemap_pro.core.writer",
 }
@@ -42,6 +43,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 __all__ = [
-    "Alternate", "SitemapEntry", "SitemapFile", "WriteReport", "__version__",
+    "Alternate", "SitemapEntry", "SitemapFile", "WriteOptions", "WriteReport", "__version__",
     "read_sitemap", "write_sitemaps",
 ]

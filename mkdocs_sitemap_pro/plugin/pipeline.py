@@ -23,7 +23,7 @@ from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES, RobotsRules
 from mkdocs_sitemap_pro.core.urls import SiteUrl
-from mkdocs_sitemap_pro.core.writer import WriteReport
+from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport
 from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, theme
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
@@ -105,18 +105,20 @@ def write_sitemap(
             entries,
             config.site_dir,
             site.url,
-            filename=options.filename,
-            max_urls=options.max_urls,
-            max_bytes=options.max_bytes,
-            index=options.index,
-            gzip=options.gzip,
-            lastmod_format=options.lastmod_format,
-            lastmod_texts=build.texts,  # the texts its pages were given as they rendered
-            build_time=build.build_time,
-            html_view=options.html_view,
-            title=config.site_name or "",
-            feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
-                               build.serving, build.heading_of),
+            WriteOptions(
+                filename=options.filename,
+                max_urls=options.max_urls,
+                max_bytes=options.max_bytes,
+                index=options.index,
+                gzip=options.gzip,
+                lastmod_format=options.lastmod_format,
+                lastmod_texts=build.texts,  # the texts its pages were given as they rendered
+                build_time=build.build_time,
+                html_view=options.html_view,
+                title=config.site_name or "",
+                feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
+                                   build.serving, build.heading_of),
+            ),
         )
     except (OSError, SitemapError) as error:
         raise PluginError(

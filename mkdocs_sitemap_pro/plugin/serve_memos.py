@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -33,7 +34,7 @@ from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
 from mkdocs_sitemap_pro.core.page.shown import Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
 from mkdocs_sitemap_pro.plugin.page_says import Identity, PageSays, identities
 
 __all__ = ["OutputMemo", "PageInputs", "PagesMemo", "PartKey", "PartsMemo", "ServeMemos",
@@ -179,18 +180,17 @@ def write_once(
     entries: Sequence[SitemapEntry],
     out_dir: str,
     base_url: str,
-    **options: Any,
+    options: WriteOptions,
 ) -> WriteReport:
     """``write_sitemaps``, skipped when ``kept`` says the same files are already written."""
     if kept is None:
-        return write_sitemaps(entries, out_dir, base_url, **options)
+        return write_sitemaps(entries, out_dir, base_url, options)
     folder = Path(out_dir)
     # The build time and the build's maker of texts are new each build, and change no byte.
-    fixed = tuple(sorted((k, v) for k, v in options.items()
-                         if k not in ("build_time", "lastmod_texts")))
+    fixed = replace(options, build_time=None, lastmod_texts=None)
     key = (tuple(entries), os.path.abspath(out_dir), base_url, fixed)
     report = kept.recall(key, folder)
     if report is None:
-        report = write_sitemaps(entries, out_dir, base_url, **options)
+        report = write_sitemaps(entries, out_dir, base_url, options)
         kept.keep(key, folder, report)
     return report

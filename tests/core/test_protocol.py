@@ -130,7 +130,7 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
     from mkdocs_sitemap_pro.core.entry import SitemapEntry
     from mkdocs_sitemap_pro.core.protocol import latest_allowed
     from mkdocs_sitemap_pro.core.reader import read_sitemap
-    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 
     build_time = dt.datetime(2024, 6, 3, 23, 0, tzinfo=dt.timezone.utc)
     zone = dt.timezone(dt.timedelta(hours=-5, minutes=-30))
@@ -144,8 +144,8 @@ def test_lastmod_text_is_what_the_writer_writes(tmp_path, lastmod_format):
     ]
     entries = [SitemapEntry(loc=f"https://example.com/p{i}/", lastmod=value)
                for i, value in enumerate(values)]
-    write_sitemaps(entries, tmp_path, "https://example.com/", gzip=False,
-                   lastmod_format=lastmod_format, build_time=build_time)
+    write_sitemaps(entries, tmp_path, "https://example.com/", WriteOptions(
+        gzip=False, lastmod_format=lastmod_format, build_time=build_time))
     written = {e.loc: e.lastmod for e in read_sitemap(tmp_path / "sitemap.xml").entries}
     latest = latest_allowed(build_time)
     shown = {f"https://example.com/p{i}/":

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_sitemap_pro import read_sitemap, write_sitemaps
+from mkdocs_sitemap_pro import WriteOptions, read_sitemap, write_sitemaps
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, decompress, parse_sitemap
 
@@ -24,7 +24,8 @@ def test_reads_back_what_the_writer_wrote(tmp_path: Path) -> None:
         SitemapEntry(f"{BASE}é/", alternates=(Alternate("en", f"{BASE}é/"), Alternate("fr", f"{BASE}fr/é/"))),
         SitemapEntry(f"{BASE}c/"),
     ]
-    write_sitemaps(entries, tmp_path, BASE, max_urls=2, build_time=dt.datetime(2024, 6, 1, tzinfo=UTC))
+    write_sitemaps(entries, tmp_path, BASE,
+                   WriteOptions(max_urls=2, build_time=dt.datetime(2024, 6, 1, tzinfo=UTC)))
     index = read_sitemap(tmp_path / "sitemap.xml")
     assert index.is_index and [e.loc for e in index.entries] == [f"{BASE}sitemap-1.xml", f"{BASE}sitemap-2.xml"]
     first = read_sitemap(tmp_path / "sitemap-1.xml.gz")  # gzip, found by its magic number

@@ -5,6 +5,7 @@ Every file written is parsed back and validated against the official schemas.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from lxml import etree
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts, SitemapError
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
 from tests.support.schemas import SCHEMAS, SM, parse_sitemap, urls_of
 
 BASE = "https://example.com/docs/"
@@ -24,7 +25,8 @@ BUILD = dt.datetime(2024, 6, 1, 12, 0, tzinfo=UTC)
 
 def write(entries: list[SitemapEntry], out: Path, **options: object) -> WriteReport:
     options.setdefault("build_time", BUILD)
-    return write_sitemaps(entries, out, options.pop("base_url", BASE), **options)  # type: ignore[arg-type]
+    base_url = options.pop("base_url", BASE)
+    return write_sitemaps(entries, out, base_url, WriteOptions(**options))  # type: ignore[arg-type]
 
 
 def all_urls(out: Path, report: WriteReport) -> list[dict[str, str]]:
@@ -347,6 +349,26 @@ def test_options_are_checked(tmp_path: Path, options: dict, name: str) -> None:
     with pytest.raises(ValueError, match=name):
         write([page(1)], tmp_path, **options)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_options_are_one_frozen_value_checked_when_made(tmp_path: Path) -> None:
+    """Issue 57: ``write_sitemaps(entries, out_dir, base_url, options)``; the value is
+    checked as it is made, before any write, and one value serves any number of writes."""
+    with pytest.raises(ValueError, match="build_time"):
+        WriteOptions(build_time=dt.datetime(2024, 1, 1))
+    options = WriteOptions(filename="pages.xml", gzip=False, max_urls=1, build_time=BUILD)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.gzip = True  # type: ignore[misc]
+    for folder in ("one", "two"):
+        report = write_sitemaps([page(1), page(2)], tmp_path / folder, BASE, options)
+        assert report.files == ("pages.xml", "pages-1.xml", "pages-2.xml")
+        assert sorted(p.name for p in (tmp_path / folder).iterdir()) == sorted(report.files)
+        assert [url["loc"] for url in urls_of(parse_sitemap(tmp_path / folder / "pages.xml"))
+                ] == [f"{BASE}pages-1.xml", f"{BASE}pages-2.xml"]
+    report = write_sitemaps([page(1)], tmp_path / "defaults", BASE)
+    assert (report.files, report.gz_files) == (("sitemap.xml",), ("sitemap.xml.gz",))
+    assert urls_of(parse_sitemap(tmp_path / "defaults" / "sitemap.xml.gz")) == [
+        {"loc": f"{BASE}page-000001/"}]
 
 
 def test_limit_values_are_accepted(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
-from mkdocs_sitemap_pro.core.writer import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 from tests.support.hreflang import read_with_alternates
 from tests.support.schemas import parse_sitemap, urls_of
 
@@ -32,8 +32,8 @@ def test_thirty_languages_stay_within_both_limits(tmp_path: Path) -> None:
     entries += [SitemapEntry(f"{BASE}zz-plain-{i:03d}/") for i in range(40)]
     max_bytes, max_urls = 8192, 7
     one_entry = 4000  # about 30 links of ~120 bytes
-    report = write_sitemaps(entries, tmp_path, BASE, max_urls=max_urls, max_bytes=max_bytes,
-                            gzip=True, build_time=BUILD)
+    report = write_sitemaps(entries, tmp_path, BASE, WriteOptions(
+        max_urls=max_urls, max_bytes=max_bytes, gzip=True, build_time=BUILD))
     assert report.is_index and not report.dropped
     seen: dict[str, list[tuple[str, str]]] = {}
     locs: list[str] = []
@@ -69,8 +69,8 @@ def test_namespace_declared_only_in_files_that_use_it(tmp_path: Path) -> None:
     the file's start is written before its entry with alternates arrives."""
     plain = [SitemapEntry(f"{BASE}a-{i:05d}/" + "p" * 200) for i in range(6000)]
     entries = plain + translated("zz")[:2]
-    report = write_sitemaps(entries, tmp_path, BASE, max_urls=50_000, max_bytes=1_500_000,
-                            gzip=False, build_time=BUILD)
+    report = write_sitemaps(entries, tmp_path, BASE, WriteOptions(
+        max_urls=50_000, max_bytes=1_500_000, gzip=False, build_time=BUILD))
     declared = []
     for name in report.files[1:]:
         urls, alternates = read_with_alternates(tmp_path / name)  # asserts declared == used

@@ -15,7 +15,7 @@ import feedparser
 import pytest
 from lxml import etree
 
-from mkdocs_sitemap_pro import SitemapEntry, read_sitemap, write_sitemaps
+from mkdocs_sitemap_pro import SitemapEntry, WriteOptions, read_sitemap, write_sitemaps
 from mkdocs_sitemap_pro.core.protocol import UTC, utc_key, check_lastmod
 from mkdocs_sitemap_pro.core.reader import _parser as safe_parser
 from mkdocs_sitemap_pro.core.writer.feed import (
@@ -57,7 +57,7 @@ def write(folder: Path, entries: list[SitemapEntry] | None = None, size: int = 2
           **options: object):
     settings = FeedSettings(size=size, title="Docs", title_of=TITLES.get)
     return write_sitemaps(sample() if entries is None else entries, folder, BASE,
-                          feed=settings, **options)  # type: ignore[arg-type]
+                          WriteOptions(feed=settings, **options))  # type: ignore[arg-type]
 
 
 def parsed(path: Path) -> feedparser.FeedParserDict:
@@ -172,14 +172,15 @@ def test_named_after_the_entry_file_and_views_link_only_when_it_exists(tmp_path:
         assert '<link rel="alternate" type="application/atom+xml" ' in text, name
         assert '<a href="pages.atom">pages.atom</a>' in text, name
     bare = tmp_path / "bare"
-    write_sitemaps(sample(), bare, BASE, filename="pages.xml", html_view=True, max_urls=2)
+    write_sitemaps(sample(), bare, BASE,
+                   WriteOptions(filename="pages.xml", html_view=True, max_urls=2))
     for name in report.html_files:
         assert "pages.atom" not in (bare / name).read_text()
 
 
 def test_the_sitemap_is_byte_identical_with_and_without_the_feed(tmp_path: Path) -> None:
     write(tmp_path / "with", max_urls=2)
-    write_sitemaps(sample(), tmp_path / "without", BASE, max_urls=2)
+    write_sitemaps(sample(), tmp_path / "without", BASE, WriteOptions(max_urls=2))
     names = sorted(p.name for p in (tmp_path / "without").iterdir())
     assert sorted(p.name for p in (tmp_path / "with").iterdir()) == sorted([*names, "sitemap.atom"])
     for name in names:

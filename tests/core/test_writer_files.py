@@ -14,7 +14,7 @@ import pytest
 
 from mkdocs_sitemap_pro.core import atomic
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.writer import WriteReport, write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
 from tests.support.faults import fail_writes
 from tests.support.files import snapshot
 from tests.support.schemas import parse_sitemap, urls_of
@@ -38,7 +38,7 @@ def entries(count: int) -> list[SitemapEntry]:
 
 def write(items: list[SitemapEntry], out: Path, **options: object) -> WriteReport:
     options.setdefault("build_time", BUILD)
-    return write_sitemaps(items, out, BASE, **options)  # type: ignore[arg-type]
+    return write_sitemaps(items, out, BASE, WriteOptions(**options))  # type: ignore[arg-type]
 
 
 def test_two_runs_give_identical_bytes(tmp_path: Path) -> None:

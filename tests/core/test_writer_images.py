@@ -15,7 +15,7 @@ from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import IMAGE_NS, MAX_IMAGES, SitemapError
 from mkdocs_sitemap_pro.core.reader import read_sitemap
 from mkdocs_sitemap_pro.core.urls import normalise_loc
-from mkdocs_sitemap_pro.core.writer import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 from mkdocs_sitemap_pro.core.writer.urlset import URLSET_START, URLSET_STARTS
 from tests.support.schemas import images_of, parse_sitemap
 
@@ -32,7 +32,7 @@ def test_images_written_once_each_escaped_and_read_back(tmp_path: Path) -> None:
             BASE + "img/q.png?x=1&y='2'")),
         SitemapEntry(BASE + "b/"),
     ]
-    report = write_sitemaps(entries, tmp_path, BASE, build_time=BUILD)
+    report = write_sitemaps(entries, tmp_path, BASE, WriteOptions(build_time=BUILD))
     text = (tmp_path / "sitemap.xml").read_text(encoding="utf-8")
     assert text.splitlines()[1] == f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" {DECLARATION}>'
     assert (f"<url><loc>{BASE}a/</loc><lastmod>2024-01-02</lastmod>"
@@ -54,7 +54,7 @@ def test_images_written_once_each_escaped_and_read_back(tmp_path: Path) -> None:
 
 def test_no_images_no_namespace(tmp_path: Path) -> None:
     write_sitemaps([SitemapEntry(BASE), SitemapEntry(BASE + "a/", images=())], tmp_path, BASE,
-                   build_time=BUILD)
+                   WriteOptions(build_time=BUILD))
     assert "image" not in (tmp_path / "sitemap.xml").read_text(encoding="utf-8")
 
 
@@ -66,14 +66,15 @@ def test_no_images_no_namespace(tmp_path: Path) -> None:
 def test_bad_images_are_refused_naming_the_entry(tmp_path: Path, images, message) -> None:
     with pytest.raises(SitemapError, match="sitemap entry https://example.com/docs/a/") as info:
         write_sitemaps([SitemapEntry(BASE + "a/", images=images)], tmp_path, BASE,
-                       build_time=BUILD)
+                       WriteOptions(build_time=BUILD))
     assert message in str(info.value)
     assert list(tmp_path.iterdir()) == []
 
 
 def test_max_images_fit(tmp_path: Path) -> None:
     images = tuple(f"{BASE}img/{n}.png" for n in range(MAX_IMAGES))
-    write_sitemaps([SitemapEntry(BASE, images=images)], tmp_path, BASE, build_time=BUILD)
+    write_sitemaps([SitemapEntry(BASE, images=images)], tmp_path, BASE,
+                   WriteOptions(build_time=BUILD))
     assert len(images_of(parse_sitemap(tmp_path / "sitemap.xml"))[BASE]) == MAX_IMAGES
 
 
@@ -83,9 +84,10 @@ def test_image_bytes_count_in_the_budget(tmp_path: Path) -> None:
                                                    *(f"{BASE}img/{n}-{k}.png" for k in range(3))))
                for n in range(10)]
     plain = write_sitemaps([e._replace(images=()) for e in entries], tmp_path / "plain", BASE,
-                           max_bytes=2048, build_time=BUILD)
+                           WriteOptions(max_bytes=2048, build_time=BUILD))
     assert not plain.is_index
-    report = write_sitemaps(entries, tmp_path / "out", BASE, max_bytes=2048, build_time=BUILD)
+    report = write_sitemaps(entries, tmp_path / "out", BASE,
+                            WriteOptions(max_bytes=2048, build_time=BUILD))
     assert report.is_index and report.url_count == 10
     listed = {}
     for name in report.files[1:]:
@@ -101,7 +103,7 @@ def test_mixed_alternates_and_images_declare_both_exactly_where_used(tmp_path: P
                              images=(f"{BASE}b.png",))]
     entries += [SitemapEntry(f"{BASE}c{n}/") for n in range(3)]
     entries += [SitemapEntry(f"{BASE}d/", images=(f"{BASE}d.png",))]
-    report = write_sitemaps(entries, tmp_path, BASE, max_urls=2, build_time=BUILD)
+    report = write_sitemaps(entries, tmp_path, BASE, WriteOptions(max_urls=2, build_time=BUILD))
     starts = {name: (tmp_path / name).read_text(encoding="utf-8").splitlines()[1]
               for name in report.files[1:]}
     # a0 a1 | a2 b | c0 c1 | c2 d
@@ -116,9 +118,9 @@ def test_mixed_alternates_and_images_declare_both_exactly_where_used(tmp_path: P
 def test_reproducible_byte_for_byte(tmp_path: Path) -> None:
     entries = [SitemapEntry(f"{BASE}{n}/", images=(f"{BASE}i/{n}.png", f"{BASE}i/shared.png"))
                for n in range(50)]
-    first = write_sitemaps(entries, tmp_path / "one", BASE, max_bytes=4096, build_time=BUILD)
-    write_sitemaps(list(reversed(entries)), tmp_path / "two", BASE, max_bytes=4096,
-                   build_time=BUILD)
+    options = WriteOptions(max_bytes=4096, build_time=BUILD)
+    first = write_sitemaps(entries, tmp_path / "one", BASE, options)
+    write_sitemaps(list(reversed(entries)), tmp_path / "two", BASE, options)
     for name in (*first.files, *first.gz_files):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
@@ -148,8 +150,8 @@ def test_any_images_any_limits(entries: list[SitemapEntry], max_urls: int, max_b
         for entry in entries}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        report = write_sitemaps(entries, out, BASE, max_urls=max_urls, max_bytes=max_bytes,
-                                build_time=BUILD, gzip=False)
+        report = write_sitemaps(entries, out, BASE, WriteOptions(
+            max_urls=max_urls, max_bytes=max_bytes, build_time=BUILD, gzip=False))
         written = {}
         shards = list(report.files[1:] if report.is_index else report.files)
         for k, name in enumerate(shards):

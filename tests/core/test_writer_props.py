@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.urls import normalise_loc
-from mkdocs_sitemap_pro.core.writer import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 from tests.support.schemas import parse_sitemap, urls_of
 
 BASE = "https://example.com/docs/"
@@ -65,8 +65,10 @@ def test_any_entries_any_limits(
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         report = write_sitemaps(
-            entries, out, BASE, max_urls=max_urls, max_bytes=max_bytes,
-            index=index, gzip=gzip, build_time=BUILD,  # type: ignore[arg-type]
+            entries, out, BASE, WriteOptions(
+                max_urls=max_urls, max_bytes=max_bytes,
+                index=index, gzip=gzip, build_time=BUILD,  # type: ignore[arg-type]
+            ),
         )
         assert report.dropped == ()
         assert report.url_count == len(expected)
@@ -114,7 +116,8 @@ def test_any_entries_any_limits(
 def test_any_path_round_trips(path: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        report = write_sitemaps([SitemapEntry(BASE + path)], out, BASE, build_time=BUILD)
+        report = write_sitemaps([SitemapEntry(BASE + path)], out, BASE,
+                                WriteOptions(build_time=BUILD))
         if report.dropped:  # only for length: up to 12 escaped characters per character
             assert len(normalise_loc(BASE + path)) > 2047
             return
@@ -146,8 +149,8 @@ def test_entries_too_big_for_a_file_are_dropped_alone(
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         report = write_sitemaps(
-            entries + big, out, BASE, max_urls=max_urls, max_bytes=max_bytes, gzip=False,
-            build_time=BUILD,
+            entries + big, out, BASE, WriteOptions(
+                max_urls=max_urls, max_bytes=max_bytes, gzip=False, build_time=BUILD),
         )
         assert {d.loc for d in report.dropped} == too_big
         shards = list(report.files[1:] if report.is_index else report.files)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html
 
-from mkdocs_sitemap_pro import Alternate, SitemapEntry, read_sitemap, write_sitemaps
+from mkdocs_sitemap_pro import Alternate, SitemapEntry, WriteOptions, read_sitemap, write_sitemaps
 from mkdocs_sitemap_pro.core.writer.view_dates import readable
 from tests.support.dates import D1
 
@@ -65,7 +65,7 @@ def rows_of(page: Path) -> dict[str, tuple[str, str, str, str, list[tuple[str, s
 
 
 def test_every_row_is_what_the_xml_says(tmp_path: Path) -> None:
-    report = write_sitemaps(entries(), tmp_path, BASE, max_urls=3, html_view=True)
+    report = write_sitemaps(entries(), tmp_path, BASE, WriteOptions(max_urls=3, html_view=True))
     assert report.is_index and len(report.files) == 4  # the index and three urlsets
     seen = 0
     for name in report.files[1:]:
@@ -108,7 +108,7 @@ def test_a_file_of_utc_lastmods_alone_shows_each_as_written(tmp_path: Path) -> N
     made = [SitemapEntry(loc=loc, lastmod=dt.datetime(2024, 2, 29, i, 5 * i, i, tzinfo=PLUS2),
                          changefreq="daily" if loc.endswith("z/") else None)
             for i, loc in enumerate(locs)]
-    report = write_sitemaps(made, tmp_path, BASE, max_urls=7, html_view=True)
+    report = write_sitemaps(made, tmp_path, BASE, WriteOptions(max_urls=7, html_view=True))
     first = tmp_path / report.files[1].replace(".xml", ".html")
     written = {e.loc: e.lastmod for e in read_sitemap(tmp_path / report.files[1]).entries}
     assert len(written) == 7 and rows_of(first) == {
@@ -138,7 +138,7 @@ def test_a_big_file_s_table_is_paged_and_every_row_is_on_one_page(
     made = [SitemapEntry(loc=f"{BASE}p{n:02d}/", lastmod=dt.datetime(2024, 1, 1 + n,
                                                                      tzinfo=dt.timezone.utc))
             for n in range(10)]
-    report = write_sitemaps(made, tmp_path, BASE, html_view=True)
+    report = write_sitemaps(made, tmp_path, BASE, WriteOptions(html_view=True))
     assert sorted(report.html_files) == ["sitemap-page-2.html", "sitemap-page-3.html",
                                          "sitemap.html"]
     pages = [rows_of(tmp_path / name) for name in
@@ -149,7 +149,7 @@ def test_a_big_file_s_table_is_paged_and_every_row_is_on_one_page(
     assert first.xpath("//p[@class='summary']/a/@href") == ["sitemap.xml", "sitemap-page-2.html",
                                                              "sitemap-page-3.html"]
     # A smaller sitemap next time: the pages it no longer has are removed.
-    report = write_sitemaps(made[:3], tmp_path, BASE, html_view=True)
+    report = write_sitemaps(made[:3], tmp_path, BASE, WriteOptions(html_view=True))
     assert report.html_files == ("sitemap.html",)
     assert not (tmp_path / "sitemap-page-2.html").exists()
 
@@ -164,7 +164,7 @@ def test_a_page_made_a_block_of_rows_at_a_time_is_the_page_made_whole(
     for block in (3, 10_000):
         monkeypatch.setattr(html_view, "_ROW_BLOCK", block)
         out = tmp_path / str(block)
-        report = write_sitemaps(made, out, BASE, html_view=True, max_urls=8)
+        report = write_sitemaps(made, out, BASE, WriteOptions(html_view=True, max_urls=8))
         written[block] = {name: (out / name).read_bytes() for name in report.html_files}
     assert written[3] == written[10_000]
     assert len(written[3]) == 4  # the index's page and three files' pages

@@ -269,11 +269,11 @@ def test_repeated_builds_are_identical_and_a_deleted_page_leaves_the_sitemap(sit
 _KILLED_WRITER = """
 import datetime as dt, sys
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.writer import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 when = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 entries = [SitemapEntry(f"{sys.argv[2]}big/{i:07d}/", when) for i in range(400_000)]
 print("writing", flush=True)
-write_sitemaps(entries, sys.argv[1], sys.argv[2], max_urls=1000)
+write_sitemaps(entries, sys.argv[1], sys.argv[2], WriteOptions(max_urls=1000))
 """
 
 
@@ -324,7 +324,7 @@ def test_a_million_entries_make_twenty_full_files_and_an_index(tmp_path: Path) -
     import datetime as dt
 
     from mkdocs_sitemap_pro.core.entry import SitemapEntry
-    from mkdocs_sitemap_pro.core.writer import write_sitemaps
+    from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 
     base = "https://example.com/"
     start = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -335,7 +335,7 @@ def test_a_million_entries_make_twenty_full_files_and_an_index(tmp_path: Path) -
     ]
     entries += entries[::100]
     build_time = dt.datetime(2030, 1, 1, tzinfo=dt.timezone.utc)
-    report = write_sitemaps(entries, tmp_path, base, build_time=build_time)
+    report = write_sitemaps(entries, tmp_path, base, WriteOptions(build_time=build_time))
     del entries
     shards = [f"sitemap-{n}.xml" for n in range(1, 21)]
     assert report.is_index and report.files == ("sitemap.xml", *shards)

@@ -21,7 +21,7 @@ import pytest
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import MAX_URLS, SITEMAP_NS
-from mkdocs_sitemap_pro.core.writer.write import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 from tests.core.check.tree_files import SITE, valid_files, write_tree
 
 LANGS = ["en", "fr", "de", "es", "it", "pt", "nl", "pl", "ja", "zh"]
@@ -37,7 +37,7 @@ def i18n_site(folder: Path, pages: int) -> Path:
         entries += [SitemapEntry(loc, dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
                                  + dt.timedelta(minutes=page), alternates=alternates)
                     for loc in group.values()]
-    write_sitemaps(entries, folder, SITE, gzip=False)
+    write_sitemaps(entries, folder, SITE, WriteOptions(gzip=False))
     return folder
 
 

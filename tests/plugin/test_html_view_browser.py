@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 from lxml import html
 
-from mkdocs_sitemap_pro import Alternate, SitemapEntry, write_sitemaps
+from mkdocs_sitemap_pro import Alternate, SitemapEntry, WriteOptions, write_sitemaps
 from tests.support.browser import chromium, dump_dom, screenshot, serve
 from tests.support.dates import day, utc
 from tests.support.sites import Site
@@ -95,7 +95,7 @@ def test_language_column_where_alternates_exist(tmp_path):
         langs = (Alternate("en", en), Alternate("de", de), Alternate("x-default", en))
         entries = [SitemapEntry(en, when, alternates=langs), SitemapEntry(de, when, alternates=langs),
                    SitemapEntry(base + "about/", when)]
-        write_sitemaps(entries, folder, base, html_view=True, title="Multilingual")
+        write_sitemaps(entries, folder, base, WriteOptions(html_view=True, title="Multilingual"))
         doc = shown(base + "sitemap.html")
     assert [th.text_content() for th in doc.xpath("//thead//th")] == [
         "URL", "Last modified", "Languages"]

@@ -21,6 +21,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     CHANGEFREQS,
     MAX_IMAGES,
     MAX_LOC_LENGTH,
+    UTC,
     LastmodTexts,
     SitemapError,
     check_hreflang,
@@ -80,23 +81,13 @@ def collect(
     """Normalise and check the entries: the items to write, plus what was left out.
     Each lastmod's text is ``texts``'s (the build's, so a page's meta and its entry
     share one text).
-
-    This loop runs once per page (a million in the benchmark), so the common case (an
-    already-escaped loc, a datetime with a fixed offset, no changefreq or priority) makes
-    few function calls.
     """
     future_limit = latest_allowed(build_time)
     items: list[Item] = []
-    append = items.append
     dropped: list[Dropped] = []
     dropped_lastmods: list[Dropped] = []
     any_extensions = 0
-    priority_cache: dict[float, str] = {}  # floats only: True == 1 and "0.5" != 0.5
-    base_url = site.url
-    changefreq_parts = _CHANGEFREQ_PARTS
-    datetime_type, timezone_type, utc = dt.datetime, dt.timezone, dt.timezone.utc
-    utc_text = texts.utc_text
-
+    priorities: dict[float, str] = {}
     for entry in entries:
         raw = entry.loc
         try:
@@ -104,76 +95,91 @@ def collect(
         except (ValueError, TypeError, AttributeError) as exc:
             dropped.append(Dropped(str(raw), f"not a valid URL: {exc}"))
             continue
-        if not loc.startswith(base_url):
-            reason = site.reject_reason(loc)
+        if not (loc.startswith(site.url) and len(loc) <= MAX_LOC_LENGTH):
+            reason = _refusal(loc, site)
             if reason is not None:
                 dropped.append(Dropped(raw, reason))
                 continue
-        if len(loc) > MAX_LOC_LENGTH:
-            dropped.append(
-                Dropped(
-                    raw,
-                    f"longer than {MAX_LOC_LENGTH:,} characters after escaping ({len(loc):,})",
-                )
-            )
-            continue
-
-        value = entry.lastmod
-        key: dt.datetime | None = None
-        text: str | None = None
-        if value is not None:
-            if type(value) is datetime_type and type(value.tzinfo) is timezone_type:
-                try:  # git's dates: a fixed offset (the common case) needs no other check
-                    key = value if value.tzinfo is utc else value.astimezone(utc)
-                except OverflowError:
-                    key, value = _checked(raw, value)
-                    text = texts.text(value)
-                else:
-                    text = utc_text(key)
-            else:
-                key, value = _checked(raw, value)
-                text = texts.text(value)
-            if key > future_limit:
-                dropped_lastmods.append(
-                    Dropped(raw, f"lastmod {text} is more than one day after the build time")
-                )
-                key = text = None
-
-        rest = ""
-
-        changefreq = entry.changefreq
-        if changefreq is not None:
-            part = changefreq_parts.get(changefreq) if isinstance(changefreq, str) else None
-            if part is None:
-                raise SitemapError(f"sitemap entry {raw}: invalid changefreq {changefreq!r}")
-            rest += part
-
-        priority = entry.priority
-        if priority is not None:
-            part = priority_cache.get(priority) if type(priority) is float else None
-            if part is None:
-                try:
-                    part = f"<priority>{format_priority(check_priority(priority))}</priority>"
-                except ValueError as exc:
-                    raise SitemapError(f"sitemap entry {raw}: {exc}") from None
-                if type(priority) is float:
-                    priority_cache[priority] = part
-            rest += part
-
-        extensions = 0
-        if entry.alternates:
-            extensions = ALTERNATES
-            rest += _alternates_part(raw, entry)
-        if entry.images:
-            part = image_part(raw, entry.images)
-            if part:
-                extensions |= IMAGES
-                rest += part
+        lastmod = entry.lastmod
+        key: dt.datetime | None
+        text: str | None
+        if type(lastmod) is dt.datetime and lastmod.tzinfo is UTC:
+            key, text = lastmod, texts.utc_text(lastmod)  # git's dates, in UTC
+        else:
+            key, text = _dated(raw, lastmod, texts)
+        if key is not None and key > future_limit:
+            dropped_lastmods.append(
+                Dropped(raw, f"lastmod {text} is more than one day after the build time"))
+            key = text = None
+        rest, extensions = _rest(raw, entry, priorities) if entry[2:] != _BARE else ("", 0)
         any_extensions |= extensions
-
-        loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
-        append(Item(loc, loc_xml, key, text, rest, extensions, raw))
+        loc_xml = xml_escape(loc) if "&" in loc or "'" in loc else loc
+        items.append(Item(loc, loc_xml, key, text, rest, extensions, raw))
     return Collected(items, dropped, dropped_lastmods, any_extensions)
+
+
+# What an entry holds after its lastmod when it has no other element.
+_BARE = SitemapEntry("")[2:]
+
+
+def _refusal(loc: str, site: SiteUrl) -> str | None:
+    """Why a normalised loc is left out (not under the site, too long), or None."""
+    reason = None if loc.startswith(site.url) else site.reject_reason(loc)
+    if reason is None and len(loc) > MAX_LOC_LENGTH:
+        return f"longer than {MAX_LOC_LENGTH:,} characters after escaping ({len(loc):,})"
+    return reason
+
+
+def _dated(raw: str, lastmod: object, texts: LastmodTexts
+           ) -> tuple[dt.datetime, str] | tuple[None, None]:
+    """(UTC key, text) of an entry's lastmod; ``SitemapError`` naming the loc if bad."""
+    if lastmod is None:
+        return None, None
+    if type(lastmod) is dt.datetime and type(lastmod.tzinfo) is dt.timezone:
+        try:  # git's dates: a fixed offset (the common case) needs no other check
+            key = lastmod if lastmod.tzinfo is UTC else lastmod.astimezone(UTC)
+            return key, texts.utc_text(key)
+        except OverflowError:  # out of range in UTC: the check below says so
+            pass
+    try:
+        value = check_lastmod(lastmod)
+    except ValueError as exc:
+        raise SitemapError(f"sitemap entry {raw}: {exc}") from None
+    return utc_key(value), texts.text(value)
+
+
+def _rest(raw: str, entry: SitemapEntry, priorities: dict[float, str]) -> tuple[str, int]:
+    """The elements of an entry after its lastmod, and the namespaces they use.
+
+    ``priorities``: the texts of the float priorities seen so far (floats only, as
+    ``True == 1`` and ``"0.5" != 0.5``).
+    """
+    rest = ""
+    changefreq = entry.changefreq
+    if changefreq is not None:
+        part = _CHANGEFREQ_PARTS.get(changefreq) if isinstance(changefreq, str) else None
+        if part is None:
+            raise SitemapError(f"sitemap entry {raw}: invalid changefreq {changefreq!r}")
+        rest += part
+    priority = entry.priority
+    if priority is not None:
+        part = priorities.get(priority) if type(priority) is float else None
+        if part is None:
+            try:
+                part = f"<priority>{format_priority(check_priority(priority))}</priority>"
+            except ValueError as exc:
+                raise SitemapError(f"sitemap entry {raw}: {exc}") from None
+            if type(priority) is float:
+                priorities[priority] = part
+        rest += part
+    extensions = 0
+    if entry.alternates:
+        extensions = ALTERNATES
+        rest += _alternates_part(raw, entry)
+    images = image_part(raw, entry.images) if entry.images else ""
+    if images:
+        extensions |= IMAGES
+    return rest + images, extensions
 
 
 def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
@@ -203,15 +209,6 @@ def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
         elif new_key is not None and (old_key is None or new_key > old_key):
             merged[-1] = item
     return merged, duplicates
-
-
-def _checked(raw: str, lastmod: object) -> tuple[dt.datetime, dt.date | dt.datetime]:
-    """(UTC key, checked value) of any lastmod; ``SitemapError`` naming the loc if bad."""
-    try:
-        value = check_lastmod(lastmod)
-    except ValueError as exc:
-        raise SitemapError(f"sitemap entry {raw}: {exc}") from None
-    return utc_key(value), value
 
 
 def _alternates_part(raw: str, entry: SitemapEntry) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
@@ -10,16 +11,25 @@ from mkdocs_sitemap_pro.core.protocol import (
     MAX_URLS,
     MIN_BYTES,
     LastmodFormat,
+    LastmodTexts,
     check_filename,
     check_limit,
 )
+from mkdocs_sitemap_pro.core.writer.feed import FeedSettings
 
 __all__ = ["WriteOptions"]
 
 
 @dataclass(frozen=True)
 class WriteOptions:
-    """How ``write_sitemaps`` splits and names the files (see its docstring).
+    """How ``write_sitemaps`` writes: how it splits, names and dates the files, and
+    what it writes beside them. The defaults write ``sitemap.xml`` and its ``.gz``.
+
+    ``build_time``: an aware datetime, the limit a lastmod may not pass by more than a
+    day; None: the time of the write. ``lastmod_texts``: the maker of the ``<lastmod>``
+    texts, in ``lastmod_format`` (a build's, so that the text a page was given as it
+    rendered is the one written for it); None: one of the writer's own. ``feed``: also
+    write ``<stem>.atom`` (``FeedSettings``).
 
     Construction checks every field by the protocol's rules and raises ``ValueError``
     naming the field, so a bad option fails before any file is touched.
@@ -33,6 +43,9 @@ class WriteOptions:
     lastmod_format: LastmodFormat = "datetime"
     html_view: bool = False  # also write a page for people beside each file
     title: str = ""  # the site's name, shown on those pages
+    build_time: dt.datetime | None = None
+    feed: FeedSettings | None = None
+    lastmod_texts: LastmodTexts | None = None
 
     def __post_init__(self) -> None:
         checks = (
@@ -50,6 +63,12 @@ class WriteOptions:
         if self.lastmod_format not in ("datetime", "date"):
             raise ValueError(
                 f"lastmod_format {self.lastmod_format!r}: expected 'datetime' or 'date'")
+        texts, when = self.lastmod_texts, self.build_time
+        if texts is not None and texts.format != self.lastmod_format:
+            raise ValueError(f"lastmod_texts make {texts.format!r} texts, "
+                             f"but lastmod_format is {self.lastmod_format!r}")
+        if when is not None and (when.tzinfo is None or when.utcoffset() is None):
+            raise ValueError(f"build_time {when!r}: expected an aware datetime")
 
     @property
     def stem(self) -> str:

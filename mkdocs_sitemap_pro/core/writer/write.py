@@ -1,7 +1,7 @@
 """Entries -> sitemap files: the ``write_sitemaps`` pipeline.
 
 It knows nothing about MkDocs. ``write_sitemaps`` takes ``SitemapEntry`` values and
-writes the files into a folder, in five steps:
+writes the files into a folder as one ``WriteOptions`` value says, in five steps:
 
 1. *Collect* (``items``): normalise, check, escape; merge equal locs.
 2. *Write* (``urlset``): sorted by loc (code point order), streamed into hidden temporary
@@ -35,30 +35,18 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles, remove_leftovers
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
-from mkdocs_sitemap_pro.core.protocol import (
-    MAX_BYTES,
-    MAX_URLS,
-    UTC,
-    LastmodFormat,
-    LastmodTexts,
-    SitemapError,
-)
+from mkdocs_sitemap_pro.core.protocol import MAX_URLS, UTC, LastmodTexts, SitemapError
 from mkdocs_sitemap_pro.core.urls import SiteUrl
-from mkdocs_sitemap_pro.core.writer.feed import (
-    FeedSettings,
-    feed_name,
-    remove_stale_feed,
-    stage_feed,
-)
+from mkdocs_sitemap_pro.core.writer.feed import feed_name, remove_stale_feed, stage_feed
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, remove_stale_views, stage_views
 from mkdocs_sitemap_pro.core.writer.index import previously_listed, write_index
-from mkdocs_sitemap_pro.core.writer.items import Dropped, collect, sort_and_merge
+from mkdocs_sitemap_pro.core.writer.items import Dropped, Item, collect, sort_and_merge
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
-from mkdocs_sitemap_pro.core.writer.urlset import too_many_files, write_shards
+from mkdocs_sitemap_pro.core.writer.urlset import Shard, too_many_files, write_shards
 
 __all__ = ["WriteReport", "write_sitemaps"]
 
@@ -87,46 +75,19 @@ class WriteReport(NamedTuple):
     feed_refused: tuple[str, ...] = ()  # its name, when taken by the site's own file
 
 
-
 def write_sitemaps(
     entries: Iterable[SitemapEntry],
     out_dir: Path | str,
     base_url: str,
-    *,
-    filename: str = "sitemap.xml",
-    max_urls: int = MAX_URLS,
-    max_bytes: int = MAX_BYTES,
-    index: Literal["auto", "always"] = "auto",
-    gzip: bool = True,
-    lastmod_format: LastmodFormat = "datetime",
-    build_time: dt.datetime | None = None,
-    html_view: bool = False,
-    title: str = "",
-    feed: FeedSettings | None = None,
-    lastmod_texts: LastmodTexts | None = None,
+    options: WriteOptions = WriteOptions(),
 ) -> WriteReport:
-    """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring).
+    """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring),
+    as ``options`` say (``WriteOptions``; by default ``sitemap.xml`` and its ``.gz``).
 
-    ``lastmod_texts``: the maker of the ``<lastmod>`` texts, in ``lastmod_format``: a
-    build's, so that the text a page was given as it rendered is the one written for it;
-    None: one of its own.
-
-    Raises ``ValueError`` for an option out of range, ``SitemapError`` for an invalid
-    entry or more files than an index may list, and re-raises any ``OSError`` from
-    writing after removing the temporary files.
+    Raises ``ValueError`` for a ``base_url`` that cannot be a site URL, ``SitemapError``
+    for an invalid entry or more files than an index may list, and re-raises any
+    ``OSError`` from writing after removing the temporary files.
     """
-    options = WriteOptions(
-        filename, max_urls, max_bytes, index, gzip, lastmod_format, html_view, title
-    )
-    if lastmod_texts is None:
-        lastmod_texts = LastmodTexts(lastmod_format)
-    elif lastmod_texts.format != lastmod_format:
-        raise ValueError(f"lastmod_texts make {lastmod_texts.format!r} texts, "
-                         f"but lastmod_format is {lastmod_format!r}")
-    if build_time is None:
-        build_time = dt.datetime.now(UTC)
-    elif build_time.tzinfo is None or build_time.utcoffset() is None:
-        raise ValueError(f"build_time {build_time!r}: expected an aware datetime")
     try:
         site = SiteUrl(base_url)
     except ValueError as error:
@@ -134,102 +95,141 @@ def write_sitemaps(
     folder = Path(out_dir)
     # Temporary files of a run that was killed while writing: ours, and never removed
     # else. First, so that a run that stops on an error below removes them too.
-    ours = re.escape(options.stem) + (
-        r"(?:(?:-[1-9][0-9]*)?(?:-page-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
-        r"|\.manifest\.json)")
-    leftovers = remove_leftovers(folder, re.compile(ours))
+    leftovers = remove_leftovers(folder, _temporaries(options.stem))
 
-    collected = collect(entries, site, lastmod_texts, build_time)
-    dropped, dropped_lastmods = collected.dropped, collected.dropped_lastmods
+    texts = options.lastmod_texts or LastmodTexts(options.lastmod_format)
+    collected = collect(entries, site, texts, options.build_time or dt.datetime.now(UTC))
+    dropped = collected.dropped
+    report = WriteReport(dropped_lastmods=tuple(collected.dropped_lastmods))
     if not collected.items:
-        return WriteReport(
-            dropped=tuple(dropped),
-            dropped_lastmods=tuple(dropped_lastmods),
-        )
+        return report._replace(dropped=tuple(dropped))
     ordered, duplicates = sort_and_merge(collected.items)
+    report = report._replace(duplicates=tuple(sorted(duplicates)))
     extensions = collected.extensions
     del collected  # the sorted list is all that is needed from here
-    if -(-len(ordered) // max_urls) > MAX_URLS:
-        raise SitemapError(too_many_files(len(ordered), max_urls))
+    if -(-len(ordered) // options.max_urls) > MAX_URLS:
+        raise SitemapError(too_many_files(len(ordered), options.max_urls))
 
     folder.mkdir(parents=True, exist_ok=True)
-    stem = options.stem
     staged = StagedFiles(folder)
     try:
         shards = write_shards(ordered, staged, options, extensions, dropped)
         if not shards:
-            return WriteReport(
-                dropped=tuple(dropped),
-                dropped_lastmods=tuple(dropped_lastmods),
-                duplicates=tuple(sorted(duplicates)),
-            )
-        is_index = len(shards) > 1 or index == "always"
-        renames: list[tuple[Path, str]] = []
-        if is_index:
-            names = [f"{stem}-{n}.xml" for n in range(1, len(shards) + 1)]
-            for shard, name in zip(shards, names):
-                renames.append((shard.temp, name))
-                if shard.gz_temp is not None:
-                    renames.append((shard.gz_temp, name + ".gz"))
-            renames += write_index(shards, names, staged, site, options)
-            files = [filename, *names]
-        else:
-            renames.append((shards[0].temp, filename))
-            if shards[0].gz_temp is not None:
-                renames.append((shards[0].gz_temp, filename + ".gz"))
-            files = [filename]
-        gz_files = [name + ".gz" for name in files] if gzip else []
-        html_files: list[str] = []
-        refused: list[str] = []
-        feed_file: str | None = None
-        feed_refused = False
-        if feed is not None:
-            left_out = {d.loc for d in dropped}  # too big for a file: not written
-            written = (item for item in ordered if not left_out or item.given not in left_out)
-            feed_renames, feed_file, feed_refused = stage_feed(
-                folder, staged, written, stem, site, feed)
-            renames = feed_renames + renames
-        if html_view:
-            views = [ViewFile(shard.items, name, shard.count, shard.newest)
-                     for shard, name in zip(shards, files[1:] if is_index else files)]
-            view_renames, html_files, refused = stage_views(
-                folder, staged, views, filename if is_index else None, title, site.url,
-                feed_file,
-            )
-            renames = view_renames + renames
-        previous = previously_listed(folder / filename, stem)
-        staged.commit(renames)
+            return report._replace(dropped=tuple(dropped))
+        files, renames = _stage_sitemaps(shards, staged, site, options)
+        beside = _stage_beside(folder, staged, site, options, ordered, dropped, shards, files)
+        previous = previously_listed(folder / options.filename, options.stem)
+        staged.commit(beside.renames + renames)
     except BaseException:
         staged.discard()
         raise
 
-    feed_files = (feed_file,) if feed_file is not None else ()
-    keep = set(files) | set(gz_files) | set(html_files) | set(feed_files)
+    gz_files = [name + ".gz" for name in files] if options.gzip else []
+    keep = {*files, *gz_files, *beside.html_files, *beside.feed_files}
+    removed = leftovers + _remove_stale(folder, options, previous, keep)
+    return report._replace(
+        files=tuple(files),
+        gz_files=tuple(gz_files),
+        url_count=sum(shard.count for shard in shards),
+        is_index=len(files) > 1,
+        dropped=tuple(dropped),
+        removed=tuple(removed),
+        html_files=beside.html_files,
+        html_refused=beside.html_refused,
+        feed_files=beside.feed_files,
+        feed_refused=beside.feed_refused,
+    )
+
+
+def _temporaries(stem: str) -> re.Pattern[str]:
+    """The labels of the temporary files a run writes (see ``atomic.remove_leftovers``)."""
+    return re.compile(re.escape(stem) + (
+        r"(?:(?:-[1-9][0-9]*)?(?:-page-[1-9][0-9]*)?\.(?:xml(?:\.gz)?|html|atom)(?:\.bak)?"
+        r"|\.manifest\.json)"))
+
+
+def _stage_sitemaps(
+    shards: list[Shard], staged: StagedFiles, site: SiteUrl, options: WriteOptions
+) -> tuple[list[str], list[tuple[Path, str]]]:
+    """The ``.xml`` names (the index first, if there is one) and the renames, in commit
+    order, of the shards and the index: ``filename`` itself when one file is enough."""
+    filename = options.filename
+    if len(shards) == 1 and options.index == "auto":
+        names = [filename]
+    else:
+        names = [f"{options.stem}-{n}.xml" for n in range(1, len(shards) + 1)]
+    renames: list[tuple[Path, str]] = []
+    for shard, name in zip(shards, names):
+        renames.append((shard.temp, name))
+        if shard.gz_temp is not None:
+            renames.append((shard.gz_temp, name + ".gz"))
+    if names[0] == filename:
+        return names, renames
+    return [filename, *names], renames + write_index(shards, names, staged, site, options)
+
+
+class _Beside(NamedTuple):
+    """What is staged beside the sitemap files: the view pages and the feed."""
+
+    renames: list[tuple[Path, str]]
+    html_files: tuple[str, ...]
+    html_refused: tuple[str, ...]
+    feed_files: tuple[str, ...]
+    feed_refused: tuple[str, ...]
+
+
+def _stage_beside(
+    folder: Path,
+    staged: StagedFiles,
+    site: SiteUrl,
+    options: WriteOptions,
+    ordered: list[Item],
+    dropped: list[Dropped],
+    shards: list[Shard],
+    files: list[str],
+) -> _Beside:
+    """Stage the feed (``feed``) and the view pages (``html_view``) of the written tree;
+    ``files`` are its ``.xml`` names, the index first if there is one."""
+    renames: list[tuple[Path, str]] = []
+    feed_file: str | None = None
+    feed_refused = False
+    if options.feed is not None:
+        left_out = {d.loc for d in dropped}  # too big for a file: not written
+        written = (item for item in ordered if not left_out or item.given not in left_out)
+        renames, feed_file, feed_refused = stage_feed(
+            folder, staged, written, options.stem, site, options.feed)
+    html_files: list[str] = []
+    refused: list[str] = []
+    if options.html_view:
+        index_name = files[0] if len(files) > 1 else None
+        views = [ViewFile(shard.items, name, shard.count, shard.newest)
+                 for shard, name in zip(shards, files[1:] if index_name else files)]
+        view_renames, html_files, refused = stage_views(
+            folder, staged, views, index_name, options.title, site.url, feed_file)
+        renames = view_renames + renames
+    return _Beside(
+        renames,
+        tuple(html_files),
+        tuple(refused),
+        (feed_file,) if feed_file is not None else (),
+        (feed_name(options.stem),) if feed_refused else (),
+    )
+
+
+def _remove_stale(
+    folder: Path, options: WriteOptions, previous: set[int], keep: set[str]
+) -> list[str]:
+    """Remove what the new tree no longer has: the shards the previous index listed (with
+    their ``.gz``), ``<filename>.gz`` without ``gzip``, our view pages and our feed."""
+    stem = options.stem
     stale = {name for n in previous for name in (f"{stem}-{n}.xml", f"{stem}-{n}.xml.gz")}
-    if not gzip:
-        stale.add(filename + ".gz")
-    removed = leftovers
+    if not options.gzip:
+        stale.add(options.filename + ".gz")
+    removed = []
     for name in sorted(stale - keep):
         try:
             (folder / name).unlink()
         except FileNotFoundError:
             continue
         removed.append(name)
-    removed += remove_stale_views(folder, stem, keep)
-    removed += remove_stale_feed(folder, stem, keep)
-
-    return WriteReport(
-        files=tuple(files),
-        gz_files=tuple(gz_files),
-        url_count=sum(shard.count for shard in shards),
-        is_index=is_index,
-        dropped=tuple(dropped),
-        dropped_lastmods=tuple(dropped_lastmods),
-        duplicates=tuple(sorted(duplicates)),
-        removed=tuple(removed),
-        html_files=tuple(html_files),
-        html_refused=tuple(refused),
-        feed_files=feed_files,
-        feed_refused=(feed_name(stem),) if feed_refused else (),
-    )
-
+    return removed + remove_stale_views(folder, stem, keep) + remove_stale_feed(folder, stem, keep)

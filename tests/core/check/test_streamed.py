@@ -20,7 +20,7 @@ from mkdocs_sitemap_pro.core.check.streamed import BATCH, Reading, _schema, read
 from mkdocs_sitemap_pro.core.entry import Alternate, SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import SITEMAP_NS
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_document
-from mkdocs_sitemap_pro.core.writer.write import write_sitemaps
+from mkdocs_sitemap_pro.core.writer import WriteOptions, write_sitemaps
 
 SITE = "https://example.com/"
 HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -133,7 +133,7 @@ def test_a_large_sitemap_is_never_held_whole(tmp_path):
         alternates = tuple(Alternate(lang, loc) for lang, loc in group.items())
         entries += [SitemapEntry(loc, dt.date(2024, 1, 2), alternates=alternates)
                     for loc in group.values()]
-    write_sitemaps(entries, tmp_path, SITE, gzip=False)
+    write_sitemaps(entries, tmp_path, SITE, WriteOptions(gzip=False))
     data = (tmp_path / "sitemap.xml").read_bytes()
     seen: list[Reading] = []
     streamed = read_streamed(data, progress=seen.append, every=500)
