@@ -21,7 +21,7 @@ from mkdocs_sitemap_pro.core.protocol import SitemapError
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, theme
+from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, site_hooks, theme
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
@@ -97,6 +97,8 @@ def write_sitemap(
                                    build.languages)
     if build.vet is not None:
         build.vet(site, entries, parts)
+    # The site's own code has the last word on what is listed (a `hooks:` function).
+    entries = site_hooks.shape_entries(config, entries, site, build.build_time)
     try:
         written = write_once(
             build.memos.output if build.memos is not None else None,

@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 
-__all__ = ["Collected", "Dropped", "Item", "collect", "sort_and_merge"]
+__all__ = ["Collected", "Dropped", "Item", "collect", "entry_problem", "sort_and_merge"]
 
 _CHANGEFREQ_PARTS = {word: f"<changefreq>{word}</changefreq>" for word in CHANGEFREQS}
 
@@ -160,6 +160,25 @@ def collect(
         loc_xml = xml_escape(loc) if ("&" in loc or "'" in loc) else loc
         append(Item(loc, loc_xml, key, text, rest, has_alternates, raw))
     return Collected(items, dropped, dropped_lastmods, any_alternates)
+
+
+def entry_problem(entry: object, site: SiteUrl, build_time: dt.datetime) -> str | None:
+    """Why ``collect`` would leave ``entry`` out or refuse it, or None if it would write it.
+
+    For entries made by someone else's code (a site's hook): the same rules as ``collect``,
+    so that one bad entry is a message about that entry, not a failed write.
+    """
+    if not isinstance(entry, SitemapEntry):
+        return f"not a SitemapEntry: {type(entry).__name__}"
+    try:
+        collected = collect([entry], site, LastmodTexts("datetime"), build_time)
+    except SitemapError as exc:
+        return str(exc)
+    except (TypeError, AttributeError, ValueError) as exc:  # e.g. alternates not Alternates
+        return f"sitemap entry {entry.loc!r}: {exc}"
+    if collected.dropped:
+        return f"sitemap entry {entry.loc}: {collected.dropped[0].reason}"
+    return None
 
 
 def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
