@@ -66,6 +66,24 @@ def test_author_date_and_date_format(site):
     assert urls[SITE_URL]["lastmod"] == "2024-01-01"
 
 
+def test_a_misspelt_front_matter_key_of_ours_is_a_warning_naming_the_one_meant(site):
+    site.page("index.md")
+    site.page("old.md", "---\nsitemaps: false\n---\n# Old\n")
+    site.page("dated.md", "---\nsitemap:\n  lastmode: 2024-02-29\n---\n# D\n")
+    site.commit("first", D1)
+    built = site.build()
+    assert built.error is None
+    assert sorted(built.messages()) == [
+        "sitemap-pro: page 'dated.md': front matter 'sitemap.lastmode' is not a known key "
+        "(known: changefreq, exclude, lastmod, priority); ignored; did you mean "
+        "'sitemap.lastmod'?",
+        "sitemap-pro: page 'old.md': front matter 'sitemaps' is not a key sitemap-pro reads; "
+        "ignored, the page is listed as if it had no sitemap key; did you mean 'sitemap'?",
+    ]
+    assert SITE_URL + "old/" in built.sitemap()
+    assert site.build(strict=True).error is not None
+
+
 def test_front_matter_overrides_git_and_sets_values(site):
     site.page("index.md")
     site.page("dated.md", "---\nsitemap:\n  lastmod: 2024-02-29\n  priority: 0.85\n  changefreq: weekly\n---\n# D\n")
