@@ -158,7 +158,7 @@ def write_sitemap(
         from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
 
         validate.check_written(Path(config.site_dir), site.url, options.filename)
-    log.info(report.summary_line(written, dated))
+    log.info(report.summary_line(written, dated, report.left_out_counts(p.found for p in parts)))
     return written
 
 
