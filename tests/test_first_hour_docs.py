@@ -52,3 +52,26 @@ def test_the_python_versions_named_are_the_classifiers() -> None:
         for used in re.findall(r'python(?:-version)?: "3\.(\d+)"', text):
             assert int(used) in minors, (path.name, used)
         assert "tested on" not in text, path.name
+
+
+def test_the_migration_table_names_only_options_we_have() -> None:
+    """comparison.md's table of git-revision-date-localized's options: each row's last
+    cell starts with one of our options, or says there is none."""
+    from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
+
+    ours = {name.rstrip("_") for name, _ in SitemapProConfig._schema}
+    page = (REPO / "docs/pages/comparison.md").read_text(encoding="utf-8")
+    section = page.split("### Its options, and ours\n", 1)[1]
+    [table] = [block for block in section.split("\n\n") if block.startswith("| ")][:1]
+    rows = [[cell.strip() for cell in row.strip("|").split("|")] for row in table.splitlines()[2:]]
+    assert all(len(row) == 3 for row in rows), rows
+    theirs = [re.match(r"`(\w+)`", row[0]) for row in rows]
+    assert [m.group(1) for m in theirs if m] == [
+        "enabled", "type", "custom_format", "locale", "timezone", "fallback_to_build_date",
+        "exclude", "enable_creation_date", "enable_git_follow", "ignored_commits_file",
+        "strict", "enable_parallel_processing"]
+    for row in rows:
+        cell = row[-1]
+        named = re.match(r"`(\w+)[`:]", cell)
+        assert (named is not None and named.group(1) in ours) or cell.startswith(
+            ("none", "no equivalent")), row
