@@ -24,7 +24,7 @@ from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, site_hooks, theme
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
+from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed, view_titles
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
@@ -117,6 +117,9 @@ def write_sitemap(
             title=config.site_name or "",
             feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
                                build.serving, build.heading_of),
+            # Titles beside the URLs on the pages for people (never in the XML).
+            titles=view_titles(config, [(p.files, p.listed) for p in parts], build.heading_of)
+            if options.html_view else None,
         )
     except (OSError, SitemapError) as error:
         raise PluginError(

@@ -186,8 +186,8 @@ def write_once(
         return write_sitemaps(entries, out_dir, base_url, **options)
     folder = Path(out_dir)
     # The build time and the build's maker of texts are new each build, and change no byte.
-    fixed = tuple(sorted((k, v) for k, v in options.items()
-                         if k not in ("build_time", "lastmod_texts")))
+    fixed = tuple(sorted((k, tuple(v.items()) if isinstance(v, dict) else v)
+                         for k, v in options.items() if k not in ("build_time", "lastmod_texts")))
     key = (tuple(entries), os.path.abspath(out_dir), base_url, fixed)
     report = kept.recall(key, folder)
     if report is None:

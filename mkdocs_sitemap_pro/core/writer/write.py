@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -104,12 +104,14 @@ def write_sitemaps(
     title: str = "",
     feed: FeedSettings | None = None,
     lastmod_texts: LastmodTexts | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring).
 
     ``lastmod_texts``: the maker of the ``<lastmod>`` texts, in ``lastmod_format``: a
     build's, so that the text a page was given as it rendered is the one written for it;
-    None: one of its own.
+    None: one of its own. ``titles``: pages' titles by their loc as given, shown beside
+    the URLs on the pages for people (``html_view``), never written into the XML.
 
     Raises ``ValueError`` for an option out of range, ``SitemapError`` for an invalid
     entry or more files than an index may list, and re-raises any ``OSError`` from
@@ -194,7 +196,7 @@ def write_sitemaps(
                      for shard, name in zip(shards, files[1:] if is_index else files)]
             view_renames, html_files, refused = stage_views(
                 folder, staged, views, filename if is_index else None, title, site.url,
-                feed_file,
+                feed_file, titles,
             )
             renames = view_renames + renames
         previous = previously_listed(folder / filename, stem)
