@@ -48,7 +48,7 @@ th[aria-sort=ascending] button::after{content:" \\25B2"}
 th[aria-sort=descending] button::after{content:" \\25BC"}
 td.url{word-break:break-all;width:100%}
 td.url .base{color:var(--muted)}
-td.title{min-width:12em}
+td.title{min-width:7em;max-width:20em}
 td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 td.date{white-space:nowrap;font-variant-numeric:tabular-nums}
 .lang{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;
