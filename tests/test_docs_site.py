@@ -5,6 +5,7 @@ declares; the site builds with --strict, and check --strict passes on what it wr
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -58,9 +59,38 @@ def test_an_option_without_a_description_stops_the_build(monkeypatch: pytest.Mon
         hook.table()
 
 
-def test_the_options_page_is_the_generated_table() -> None:
+def test_the_options_page_holds_the_table_and_it_is_the_code_s() -> None:
+    """The table is in the page's source (it reads right in the repository), equal to
+    the one the code makes, with every option's name and default as config.py has them."""
+    hook = _hook()
     page = (DOCS / "pages" / "options.md").read_text(encoding="utf-8")
-    assert _hook().TABLE_MARK in page
+    written = hook.table_in(page)
+    assert written == hook.table()
+    rows = [row.split(" | ") for row in written.splitlines() if row.startswith("| `")]
+    assert [row[0].removeprefix("| `").removesuffix("`") for row in rows] == OPTIONS
+    for (name, option), row in zip(SitemapProConfig._schema, rows):
+        default = option.default
+        shown = "unset" if default is None else (
+            f"`{default}`" if isinstance(default, str) else f"`{json.dumps(default)}`")
+        assert row[2] == shown, (name, row[2], default)
+
+
+def test_a_page_whose_table_drifted_from_the_code_stops_the_build() -> None:
+    from mkdocs.exceptions import PluginError
+
+    hook = _hook()
+    page = (DOCS / "pages" / "options.md").read_text(encoding="utf-8")
+    drifted = page.replace("| `max_urls` | integer, 1..50,000 | `50000` |",
+                           "| `max_urls` | integer, 1..50,000 | `40000` |")
+    assert drifted != page
+
+    class _Page:
+        class file:
+            src_uri = "options.md"
+
+    with pytest.raises(PluginError, match="options_table.py"):
+        hook.on_page_markdown(drifted, _Page())
+    assert hook.TABLE_START not in hook.on_page_markdown(page, _Page())
 
 
 @pytest.mark.skipif(not (REPO / ".git").exists(), reason="the site's dates need a git clone")

@@ -2,8 +2,11 @@
 
 The table is made from ``SitemapProConfig`` (every option's name, type and default, as
 the plugin declares them) and ``option_descriptions.yml`` beside this file (what each
-option means, kept in one place). An option without a description, or a description of
-no option, stops the build: the page cannot drift from the code.
+option means, kept in one place). It is written into ``pages/options.md`` itself, so
+that the page reads right in the repository too: ``python docs/hooks/options_table.py``
+rewrites it. An option without a description, a description of no option, or a table
+in the page that is not the one the code makes stops the build: the page cannot drift
+from the code.
 """
 
 from __future__ import annotations
@@ -22,7 +25,10 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 HERE = Path(__file__).resolve().parent
 DESCRIPTIONS = HERE / "option_descriptions.yml"
 CHANGELOG = HERE.parent.parent / "CHANGELOG.md"
-TABLE_MARK = "<!-- options-table -->"
+OPTIONS_PAGE = HERE.parent / "pages" / "options.md"
+TABLE_START = ("<!-- options-table: made from SitemapProConfig and option_descriptions.yml; "
+               "`python docs/hooks/options_table.py` rewrites it -->")
+TABLE_END = "<!-- /options-table -->"
 CHANGELOG_MARK = "<!-- changelog -->"
 
 #: The values a protocol check accepts, by the check's name.
@@ -97,9 +103,33 @@ def table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def table_in(markdown: str) -> str | None:
+    """The table between the marks of a page, or None if it has no marks."""
+    if TABLE_START not in markdown:
+        return None
+    return markdown.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0].strip("\n") + "\n"
+
+
+def with_table(markdown: str) -> str:
+    """``markdown`` with the table between its marks made anew."""
+    before, rest = markdown.split(TABLE_START, 1)
+    after = rest.split(TABLE_END, 1)[1]
+    return f"{before}{TABLE_START}\n\n{table()}\n{TABLE_END}{after}"
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
-    if TABLE_MARK in markdown:
-        markdown = markdown.replace(TABLE_MARK, table())
+    written = table_in(markdown)
+    if written is not None and written != table():
+        raise PluginError(
+            f"{page.file.src_uri}: the options table is not the one SitemapProConfig and "
+            f"{DESCRIPTIONS.name} make; run `python docs/hooks/options_table.py`")
+    if written is not None:  # the marks are for the file, not for the built page
+        markdown = markdown.replace(TABLE_START, "").replace(TABLE_END, "")
     if CHANGELOG_MARK in markdown:
         markdown = markdown.replace(CHANGELOG_MARK, CHANGELOG.read_text(encoding="utf-8"))
     return markdown
+
+
+if __name__ == "__main__":  # rewrite the table in pages/options.md
+    OPTIONS_PAGE.write_text(with_table(OPTIONS_PAGE.read_text(encoding="utf-8")),
+                            encoding="utf-8")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mkdocs_sitemap_pro.core.words import printable
+from mkdocs_sitemap_pro.cli.examples import WithExamples
+from mkdocs_sitemap_pro.core.words import counted, printable
 from mkdocs_sitemap_pro.plugin.standalone.run import (
     ConfigError,
     WriteFailed,
@@ -19,6 +20,8 @@ from mkdocs_sitemap_pro.plugin.standalone.run import (
 )
 
 __all__ = ["register", "run"]
+
+_NAME = "mkdocs-sitemap-pro build"  # what each message of the command starts with
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -33,6 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "plugin's options ([project.plugins.sitemap-pro] in zensical.toml, the "
             "sitemap-pro entry under plugins: in mkdocs.yml) and rules."
         ),
+        epilog=(
+            "example: after Zensical, in the folder of zensical.toml, before the upload:\n"
+            "  zensical build --clean\n"
+            "  mkdocs-sitemap-pro build --strict"
+        ),
+        formatter_class=WithExamples,
     )
     command.add_argument(
         "-f", "--config-file", metavar="FILE",
@@ -52,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             build_sitemap(args.config_file, args.site_dir)
         except ConfigError as error:  # it may quote a value given (a path holding a NUL)
-            print(printable(f"Error: {error}"), file=sys.stderr)
+            print(printable(f"{_NAME}: {error}"), file=sys.stderr)
             return 2
         except WriteFailed as error:
-            print(printable(f"Error: {error}"), file=sys.stderr)
+            print(printable(f"{_NAME}: {error}"), file=sys.stderr)
             return 1
     warnings = sum(count for _level, count in counter.get_counts())
     if args.strict and warnings:
-        print(f"Error: {warnings} warning(s) in strict mode", file=sys.stderr)
+        print(f"{_NAME}: {counted(warnings, 'warning')} in strict mode", file=sys.stderr)
         return 1
     return 0

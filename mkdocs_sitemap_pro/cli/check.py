@@ -13,6 +13,7 @@ import os
 import sys
 
 from mkdocs_sitemap_pro.cli.changes import files, seconds
+from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.check.run import PROGRESS_EVERY
 from mkdocs_sitemap_pro.core.urls import redact_credentials
@@ -33,6 +34,13 @@ def register(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
             "guidance it breaks. For a local site folder, also check that each listed URL "
             "is a page that wants indexing, and count built pages missing from the sitemap."
         ),
+        epilog=(
+            "examples: the site MkDocs just built, failing on warnings too; a live site,\n"
+            "from its robots.txt:\n"
+            "  mkdocs-sitemap-pro check --strict site/\n"
+            "  mkdocs-sitemap-pro check https://example.com/"
+        ),
+        formatter_class=WithExamples,
     )
     command.add_argument("target", metavar="SITE_DIR_OR_URL",
                          help="a built site's folder, a sitemap file, or an http(s) URL")

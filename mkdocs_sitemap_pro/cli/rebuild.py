@@ -23,6 +23,8 @@ from mkdocs_sitemap_pro.plugin.standalone.run import console_log
 
 __all__ = ["RebuildFailed", "add_options", "asked_versions", "rebuild"]
 
+_NAME = "mkdocs-sitemap-pro versions"  # what each line of the command starts with
+
 
 def add_options(sub: Any) -> None:
     """Add ``--rebuild`` and ``--rebuild-all-stale`` to the ``versions`` subcommand."""
@@ -63,8 +65,8 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
         config = config_file.relative_to(branch.repo).as_posix()
     except ValueError:
         raise RebuildFailed(f"{config_file} is not inside the repository {branch.repo}") from None
-    print(printable(f"rebuilding the sitemap of version {version} from {branch.name}:{folder}/"),
-          file=sys.stderr)
+    print(printable(f"{_NAME}: rebuilding the sitemap of version {version} from "
+                    f"{branch.name}:{folder}/"), file=sys.stderr)
     with console_log():
         rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file,
                                         filename))
@@ -73,10 +75,11 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
         how += f" with its {rebuilt.config}"
         if said is not None and config not in said:
             said.add(config)
-            print(printable(f"{config} is not in every commit the versions were deployed from: "
+            print(printable(f"{_NAME}: {config} is not in every commit the versions were "
+                            f"deployed from: "
                             f"a commit without it is rebuilt with its own "
                             f"{' or '.join(FALLBACK_CONFIGS)} (the version's line says which)"),
                   file=sys.stderr)
-    print(printable(f"rebuilt the sitemap of version {version} ({how}): "
+    print(printable(f"{_NAME}: rebuilt the sitemap of version {version} ({how}): "
                     f"{', '.join(rebuilt.files) or 'nothing written'}"), file=sys.stderr)
     return {f"{folder}/{path}": data for path, data in rebuilt.files.items()}

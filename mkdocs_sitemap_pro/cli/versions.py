@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.cli import rebuild
+from mkdocs_sitemap_pro.cli.examples import WithExamples
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
@@ -65,6 +66,12 @@ def register(commands: Any) -> None:
             "After `mike deploy`: commit to the branch mike deploys to a root sitemap.xml "
             "listing each version's sitemap, and a robots.txt line naming it."
         ),
+        epilog=(
+            "example: in the folder of mkdocs.yml, after each deploy:\n"
+            "  mike deploy --update-aliases 2.0 latest\n"
+            "  mkdocs-sitemap-pro versions --push"
+        ),
+        formatter_class=WithExamples,
     )
     sub.add_argument("-f", "--config-file", metavar="FILE",
                      help="zensical.toml or mkdocs.yml, read as data (default: the first of "

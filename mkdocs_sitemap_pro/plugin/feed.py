@@ -1,5 +1,6 @@
 """The Atom feed of recently updated pages (option ``feed``): what the core writer needs of
-MkDocs for it, the pages' titles, and what to say when none could be written.
+MkDocs for it, the pages' titles (also shown on the pages for people, ``html_view``),
+and what to say when none could be written.
 
 The writer (``core.writer.feed``) picks the pages, by the very dates it writes into the
 sitemap; this module names them as MkDocs does (``page.title``: the nav's title, front
@@ -31,7 +32,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.integrations.i18n import Listed
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["HeadingOf", "Titles", "feed_settings", "report"]
+__all__ = ["HeadingOf", "Titles", "feed_settings", "report", "view_titles"]
 
 
 def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
@@ -56,6 +57,23 @@ def feed_settings(options: SitemapProConfig, config: MkDocsConfig,
 
     return FeedSettings(size=options.feed_size, title=config.site_name or "",
                         author=config.site_author or "", title_of=title_of)
+
+
+def view_titles(config: MkDocsConfig, parts: Iterable[tuple[Files, Sequence[Listed]]],
+                heading_of: HeadingOf | None = None) -> dict[str, str]:
+    """Every listed page's title by its entry's loc, for the pages for people
+    (``html_view``): the same titles the feed gives its entries."""
+    titles = Titles(config, heading_of)
+    found: dict[str, str] = {}
+    for files, listed in parts:
+        for item in listed:
+            if item.entry.loc in found:
+                continue
+            file = files.get_file_from_path(item.src_uri)
+            title = titles.of(file) if file is not None else None
+            if title:
+                found[item.entry.loc] = title
+    return found
 
 
 #: A page's first level-1 heading as HTML text, read from the page the builder wrote.

@@ -24,10 +24,10 @@ from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
 from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES, RobotsRules
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport
-from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, theme
+from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, site_hooks, theme
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed
+from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed, view_titles
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
@@ -99,6 +99,8 @@ def write_sitemap(
                                    build.languages)
     if build.vet is not None:
         build.vet(site, entries, parts)
+    # The site's own code has the last word on what is listed (a `hooks:` function).
+    entries = site_hooks.shape_entries(config, entries, site, build.build_time)
     try:
         written = write_once(
             build.memos.output if build.memos is not None else None,
@@ -119,6 +121,9 @@ def write_sitemap(
                 feed=feed_settings(options, config, [(p.files, p.listed) for p in parts],
                                    build.serving, build.heading_of),
             ),
+            # Titles beside the URLs on the pages for people (never in the XML).
+            view_titles(config, [(p.files, p.listed) for p in parts], build.heading_of)
+            if options.html_view else None,
         )
     except (OSError, SitemapError) as error:
         raise PluginError(
@@ -163,7 +168,7 @@ def write_sitemap(
         from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
 
         validate.check_written(Path(config.site_dir), site.url, options.filename)
-    log.info(report.summary_line(written, dated))
+    log.info(report.summary_line(written, dated, report.left_out_counts(p.found for p in parts)))
     return written
 
 

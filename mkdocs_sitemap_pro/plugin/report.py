@@ -8,7 +8,8 @@ is built in one place.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 
 from mkdocs.plugins import get_plugin_logger
 
@@ -124,7 +125,34 @@ def blocked_count(blocked: int, listed: int) -> str:
 _BY = ("an included file", "the API objects it shows", API_FILE, CODE, "listed posts")
 
 
-def summary_line(report: WriteReport, dated: Dating) -> str:
+# Why pages were left out, as the summary counts them: (reason's start, the words after
+# the count). The first that starts the reason wins; a reason none starts is said as is.
+_LEFT_OUT = (
+    ("draft or excluded docs", "draft or excluded"),
+    ("the 404 page", "404 page"),
+    ("matched the 'exclude' option", "by the exclude option"),
+    ("front matter robots", "noindex"),
+    ("robots meta tag", "noindex"),
+    ("front matter sitemap", "by front matter"),
+    ("a redirect stub", "redirect stub"),
+    ("canonical link points to another version", "canonical in another version"),
+    ("canonical link points to", "canonical elsewhere"),
+    ("a fallback copy", "untranslated copy"),
+    ("overwritten by", "overwritten"),
+)
+
+
+def left_out_counts(founds: Iterable[Collection]) -> Counter[str]:
+    """How many pages were left out of the sitemap, by kind of reason."""
+    counts: Counter[str] = Counter()
+    for found in founds:
+        for reason in found.left_out.values():
+            counts[next((words for start, words in _LEFT_OUT if reason.startswith(start)),
+                        reason)] += 1
+    return counts
+
+
+def summary_line(report: WriteReport, dated: Dating, left_out: Counter[str] | None = None) -> str:
     """E.g. ``1,204 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 1,180 git (212 by an
     included file, 9 by listed posts), 24 omitted (generated, showing nothing git can
     date)``."""
@@ -153,4 +181,15 @@ def summary_line(report: WriteReport, dated: Dating) -> str:
         "source they show did)" if dated.later["redated"] else "") if text]
     if later:
         lastmods += "; " + ", ".join(later)
-    return f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} ({where}){lastmods}"
+    return (f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} ({where}){lastmods}"
+            f"{_left_out(left_out)}")
+
+
+def _left_out(counts: Counter[str] | None) -> str:
+    """``; 3 pages left out (2 by front matter, 1 404 page)``, or '' if none was."""
+    if not counts:
+        return ""
+    total = sum(counts.values())
+    kinds = ", ".join(f"{count:,} {kind}" for kind, count in
+                      sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+    return f"; {_count(total, 'page')} left out ({kinds})"

@@ -181,16 +181,18 @@ def write_once(
     out_dir: str,
     base_url: str,
     options: WriteOptions,
+    titles: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """``write_sitemaps``, skipped when ``kept`` says the same files are already written."""
     if kept is None:
-        return write_sitemaps(entries, out_dir, base_url, options)
+        return write_sitemaps(entries, out_dir, base_url, options, titles)
     folder = Path(out_dir)
     # The build time and the build's maker of texts are new each build, and change no byte.
     fixed = replace(options, build_time=None, lastmod_texts=None)
-    key = (tuple(entries), os.path.abspath(out_dir), base_url, fixed)
+    key = (tuple(entries), os.path.abspath(out_dir), base_url, fixed,
+           tuple(sorted(titles.items())) if titles else None)
     report = kept.recall(key, folder)
     if report is None:
-        report = write_sitemaps(entries, out_dir, base_url, options)
+        report = write_sitemaps(entries, out_dir, base_url, options, titles)
         kept.keep(key, folder, report)
     return report

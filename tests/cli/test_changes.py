@@ -131,9 +131,15 @@ def test_the_old_tree_over_http(tmp_path, capsys):
             f"updated   {base}guide/c/  (2024-01-05T10:00:00+00:00 -> 2024-01-13T10:00:00+00:00)"]
         assert main(["changes", base + "sitemap.xml", base + "sitemap.xml"]) == 0
         assert capsys.readouterr().out == ""
-        # No sitemap at a URL (404): the tree cannot be read.
+        # No sitemap at a URL (404): the tree cannot be read; each URL said once.
         assert main(["changes", base + "nothing/", str(new)]) == 2
-        assert "there is no sitemap at" in capsys.readouterr().err
+        assert capsys.readouterr().err == (
+            f"mkdocs-sitemap-pro changes: cannot compare: there is no sitemap at {base}nothing/: "
+            f"{base}nothing/sitemap.xml does not exist\n")
+        assert main(["changes", base + "nothing.xml", str(new)]) == 2
+        assert capsys.readouterr().err == (
+            f"mkdocs-sitemap-pro changes: cannot compare: there is no sitemap at "
+            f"{base}nothing.xml: it does not exist\n")
 
 
 def test_a_lastmod_that_went_back_is_reported_and_warned(tmp_path, capsys):
@@ -208,7 +214,9 @@ def test_a_tree_that_cannot_be_read_exits_2(tmp_path, capsys):
     assert json.loads(captured.out) == {"old": str(old), "new": str(new), "status": 2,
                                         "error": json.loads(captured.out)["error"]}
     assert captured.out.count("\n") == 1
-    assert "could not be read whole: sitemap-2.xml: " in captured.err
+    # The file named once: its URL says it, so no "sitemap-2.xml: " before it.
+    assert (f"could not be read whole: {SITE_URL}sitemap-2.xml does not exist, listed by "
+            f"sitemap.xml (looked for {old / 'sitemap-2.xml'})") in captured.err, captured.err
     write_tree(old, {"sitemap-2.xml": "<urlset"})
     assert main(["changes", str(old), str(new)]) == 2
     assert "sitemap-2.xml: not a sitemap: not well-formed XML" in capsys.readouterr().err

@@ -49,3 +49,61 @@ def test_both_entry_points_run(command: list[str]) -> None:
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"mkdocs-sitemap-pro {__version__}\n"
+
+
+def _commands() -> list[str]:
+    from mkdocs_sitemap_pro.cli.main import parser
+
+    top = parser()
+    [commands] = [a for a in top._actions if a.dest == "command"]
+    return sorted(commands.choices)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_s_help_ends_with_an_example_of_it(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    shown = capsys.readouterr().out
+    example = shown.split("\nexample", 1)[1]
+    assert f"\n  mkdocs-sitemap-pro {command} " in example, shown
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["check", "site", "--site_url", "https://example.com/"],
+     "--site_url https://example.com/; --site_url: did you mean --site-url?"),
+    (["build", "--site_dir", "site"], "--site_dir site; --site_dir: did you mean --site-dir?"),
+    (["changes", "a", "b", "--jsn"], "--jsn; --jsn: did you mean --json?"),
+    (["indexnow", "site", "--since", "old", "--dry_run"],
+     "--dry_run; --dry_run: did you mean --dry-run?"),
+])
+def test_a_mistyped_option_is_named_in_the_command_s_usage_with_the_one_meant(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: mkdocs-sitemap-pro {argv[0]} "), err
+    assert err.splitlines()[-1] == (
+        f"mkdocs-sitemap-pro {argv[0]}: error: unrecognized arguments: {said}"), err
+
+
+@pytest.mark.parametrize("argv", [
+    ["build", "-f", "nowhere.yml"],
+    ["check", "nowhere"],
+    ["changes", "nowhere", "elsewhere"],
+    ["indexnow", "nowhere", "--since", "elsewhere"],
+    ["versions", "-f", "nowhere.yml"],
+])
+def test_every_command_s_messages_start_with_its_name(
+    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err and all(line.startswith(f"mkdocs-sitemap-pro {argv[0]}: ")
+                       for line in err.splitlines()), err

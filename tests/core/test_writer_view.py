@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from hypothesis import given, settings
@@ -118,7 +119,7 @@ def test_a_file_of_utc_lastmods_alone_shows_each_as_written(tmp_path: Path) -> N
     for tr in doc.xpath("//tbody/tr"):
         link, time = tr.xpath(".//a")[0], tr.xpath(".//time")[0]
         url = link.get("href")
-        assert link.text_content() == url
+        assert link.text_content() == unquote(url)  # shown decoded: café/, linked escaped
         # The base is set apart in the links under it, and only there.
         assert bool(link.xpath("./span[@class='base']")) == (url != BASE and url.startswith(BASE))
         assert time.get("title") == time.get("datetime") == written[url]
@@ -169,3 +170,34 @@ def test_a_page_made_a_block_of_rows_at_a_time_is_the_page_made_whole(
     assert written[3] == written[10_000]
     assert len(written[3]) == 4  # the index's page and three files' pages
     assert all(rows_of(tmp_path / "3" / name) for name in written[3] if name != "sitemap.html")
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("d%C3%A9j%C3%A0-vu/", "déjà-vu/"),
+    ("a%20b/", "a b/"),
+    ("plain/", "plain/"),
+    ("bad%FF/", "bad%FF/"),  # not UTF-8: as written
+    ("line%0Abreak/", "line%0Abreak/"),  # a control character: as written
+    ("evil%E2%80%AEgpj.exe/", "evil%E2%80%AEgpj.exe/"),  # a right-to-left override
+])
+def test_a_url_is_shown_decoded_unless_that_would_hide_what_it_is(written, shown):
+    from mkdocs_sitemap_pro.core.writer.html_view import decoded
+
+    assert decoded(written) == shown
+
+
+def test_titles_are_shown_beside_the_urls_and_never_written_into_the_xml(tmp_path: Path) -> None:
+    when = dt.datetime(2024, 5, 1, 8, 30, tzinfo=dt.timezone.utc)
+    entries = [SitemapEntry(f"{BASE}a/", when), SitemapEntry(f"{BASE}b/", when)]
+    plain, titled = tmp_path / "plain", tmp_path / "titled"
+    write_sitemaps(entries, plain, BASE, html_view=True)
+    write_sitemaps(entries, titled, BASE, html_view=True,
+                   titles={f"{BASE}a/": "A <b> & 'c'"})
+    for name in ("sitemap.xml", "sitemap.xml.gz"):
+        assert (plain / name).read_bytes() == (titled / name).read_bytes()
+    assert b"Title" not in (plain / "sitemap.html").read_bytes()  # no title: no column
+    doc = html.fromstring((titled / "sitemap.html").read_bytes())
+    assert [th.text_content() for th in doc.xpath("//thead//th")] == [
+        "URL", "Title", "Last modified"]
+    assert [td.text_content() for td in doc.xpath("//tbody//td[@data-label='Title']")] == [
+        "A <b> & 'c'", ""]

@@ -51,7 +51,10 @@ def _no_commits(site: Site, tmp_path: Path) -> dict[str, str]:
     ("make", "needles"),
     [
         (_no_git, ("git is not installed", "PATH")),
-        (_not_a_repo, ("not inside a git repository",)),
+        (_not_a_repo, ("not inside a git repository", "; build in a clone of the repository "
+                       "(`git clone`, not a download of its files or a copy without `.git`), "
+                       "or, if the site is not kept in git, set the option `lastmod: mtime` "
+                       "or `lastmod: none`")),
         (_no_commits, ("has no commits yet",)),
     ],
     ids=["no-git-on-PATH", "not-a-repository", "no-commits"],

@@ -68,4 +68,4 @@ def test_build_warns_writes_the_rest_and_fails_only_strict(site, monkeypatch, ca
             and blocked in line and "cannot" in line], err
     _the_rest_written(site.root / "site", blocked)
     assert run_build(site, monkeypatch, "--strict") == 1
-    assert "1 warning(s) in strict mode" in capsys.readouterr().err
+    assert "mkdocs-sitemap-pro build: 1 warning in strict mode\n" in capsys.readouterr().err

@@ -111,6 +111,10 @@ def test_fetch_history_deepens_a_shallow_clone_without_file_contents(history_sit
     assert warnings(built) == []
     fetched = [m for m in built.infos() if m.startswith("sitemap-pro: fetch_history:")]
     assert len(fetched) == 1 and "fetched the whole history from origin in" in fetched[0], fetched
+    # What outlasts the build is said: git made it a partial clone of origin.
+    assert fetched[0].endswith(": the clone is now a partial clone (blob:none), which fetches "
+                               "an old file's content from origin when a git command needs it")
+    assert git(folder, "config", "remote.origin.partialclonefilter").strip() == "blob:none"
     assert git(folder, "rev-parse", "--is-shallow-repository").strip() == "false"
     # Blobless: the old versions of the pages were not downloaded, only HEAD's checkout.
     kinds = git(folder, "cat-file", "--batch-all-objects", "--batch-check=%(objecttype)").split()

@@ -62,15 +62,16 @@ def test_lastmod_readable_with_the_exact_value_in_the_title(site):
 def test_columns_only_for_values_present(site):
     built = three_pages(site)
     doc = page(built.site_dir / "sitemap.html")
-    assert headers(doc) == ["URL", "Last modified", "Change frequency"]
-    freq = {tr.xpath("./td[1]/a/@href")[0]: tr.xpath("./td[3]")[0].text_content() for tr in rows(doc)}
+    assert headers(doc) == ["URL", "Title", "Last modified", "Change frequency"]
+    freq = {tr.xpath("./td[1]/a/@href")[0]: tr.xpath("./td[4]")[0].text_content() for tr in rows(doc)}
     assert freq == {SITE_URL: "", SITE_URL + "a/": "weekly", SITE_URL + "b/c/": ""}
     site.config["plugins"] = [{"sitemap-pro": {"priority": 0.5}}]
     site.page("a.md", "# A\n")
     site.commit("plain", "2024-03-01T00:00:00+00:00")
     site.write_config()
     again = site.build()
-    assert headers(page(again.site_dir / "sitemap.html")) == ["URL", "Last modified", "Priority"]
+    assert headers(page(again.site_dir / "sitemap.html")) == [
+        "URL", "Title", "Last modified", "Priority"]
 
 
 def test_xml_byte_identical_with_and_without_the_view(site):

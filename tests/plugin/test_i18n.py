@@ -119,7 +119,8 @@ def test_every_language_listed_once_with_symmetric_alternates(site, layout, orde
         for tag, href in links:
             assert (tag, href) in alternates[href] and alternates[href] == links
     summary = [m for m in built.infos() if m.startswith("sitemap-pro:") and " URLs in " in m]
-    assert summary == ["sitemap-pro: 11 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 11 git"]
+    assert summary == ["sitemap-pro: 11 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 11 git; "
+                       "1 page left out (1 untranslated copy)"]
     # Nested language builds wrote nothing; the outer build wrote once, at the end.
     probes = [json.loads(line) for line in (site.root / "probe.jsonl").read_text().splitlines()]
     assert [p["nested"] for p in probes] == [True, True, False]

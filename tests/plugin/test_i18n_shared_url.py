@@ -53,7 +53,8 @@ def test_the_page_on_disk_is_listed_with_its_alternates(site: Site) -> None:
     # The plugin's own checker passes the tree (it found 2 hreflang errors before).
     assert main(["check", "--strict", str(built.site_dir)]) == 0
     # The summary counts URLs; README.md's line says which page overwrote it.
-    assert any(m.endswith("4 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 4 git")
+    assert any(m.endswith("4 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 4 git; "
+                          "2 pages left out (2 overwritten)")
                for m in built.infos()), built.infos()
     debug = [r.getMessage() for r in built.records if r.levelno == logging.DEBUG]
     assert ("sitemap-pro: page 'README.md' left out: overwritten by 'en/index.md' (both "

@@ -62,6 +62,32 @@ def test_bad_values_are_dropped_with_a_problem_naming_them(sitemap, needle):
     assert "; ignored" in s.problems[0] and "datetime." not in s.problems[0], s.problems
 
 
+@pytest.mark.parametrize(("meta", "said"), [
+    ({"sitemap": {"lastmode": "2024-01-01"}},
+     "front matter 'sitemap.lastmode' is not a known key (known: changefreq, exclude, lastmod, "
+     "priority); ignored; did you mean 'sitemap.lastmod'?"),
+    ({"sitemap": {"Priority": 0.5}}, "; ignored; did you mean 'sitemap.priority'?"),
+    ({"sitemap": {"weight": 3}}, "is not a known key (known: changefreq, exclude, lastmod, "
+                                 "priority); ignored"),
+    ({"sitemaps": False}, "front matter 'sitemaps' is not a key sitemap-pro reads; ignored, the "
+                          "page is listed as if it had no sitemap key; did you mean 'sitemap'?"),
+    ({"title": "T", "site_map": {"exclude": True}}, "'site_map' is not a key sitemap-pro reads"),
+])
+def test_a_misspelt_key_of_ours_names_the_one_meant(meta, said):
+    s = settings(meta)
+    assert not s.excluded and len(s.problems) == 1 and said in s.problems[0], s.problems
+    if "weight" in meta.get("sitemap", {}):
+        assert "did you mean" not in s.problems[0]
+
+
+@pytest.mark.parametrize("meta", [
+    {"search": {"exclude": True}}, {"status": "new"}, {"summary": "x"}, {"sitemap_note": "x"},
+    {"slug": "a"}, {"site": "x"},
+])
+def test_other_keys_are_not_taken_for_a_misspelt_sitemap(meta):
+    assert settings(meta).problems == ()
+
+
 @pytest.mark.parametrize(("raw", "written"), [("no", "no"), ([1], "[1]"), (3, "3")])
 def test_sitemap_key_of_the_wrong_type_is_a_problem(raw, written):
     s = settings({"sitemap": raw})

@@ -36,6 +36,25 @@ def test_pages_are_dated_by_their_last_commit(site):
     assert summary == ["sitemap-pro: 3 URLs in 1 file (sitemap.xml, .gz, .html); lastmod: 3 git"], built.infos()
 
 
+def test_the_summary_counts_the_pages_left_out_by_why(site):
+    site.page("index.md")
+    site.page("404.md", "# Not found\n")
+    site.page("a.md", "---\nsitemap: false\n---\n# A\n")
+    site.page("b.md", "---\nsitemap:\n  exclude: true\n---\n# B\n")
+    site.page("c.md", "---\nrobots: noindex\n---\n# C\n")
+    site.page("drafts/d.md")
+    site.page("drafts/e.md")
+    site.commit("first", D1)
+    site.set_options(exclude=["drafts/*"])
+    built = site.build(strict=True)
+    assert built.error is None, built.messages()
+    assert sorted(built.sitemap()) == [SITE_URL]
+    summary = [m for m in built.infos() if m.startswith("sitemap-pro: 1 URL in")]
+    assert summary == [
+        "sitemap-pro: 1 URL in 1 file (sitemap.xml, .gz, .html); lastmod: 1 git; 6 pages left "
+        "out (2 by front matter, 2 by the exclude option, 1 404 page, 1 noindex)"], built.infos()
+
+
 def test_merged_branch_counts_from_its_merge_unless_history_is_all(site):
     site.page("index.md")
     site.page("a.md")
@@ -64,6 +83,24 @@ def test_author_date_and_date_format(site):
     urls = site.build().sitemap()
     # 23:00 at -03:00 is the next day in UTC.
     assert urls[SITE_URL]["lastmod"] == "2024-01-01"
+
+
+def test_a_misspelt_front_matter_key_of_ours_is_a_warning_naming_the_one_meant(site):
+    site.page("index.md")
+    site.page("old.md", "---\nsitemaps: false\n---\n# Old\n")
+    site.page("dated.md", "---\nsitemap:\n  lastmode: 2024-02-29\n---\n# D\n")
+    site.commit("first", D1)
+    built = site.build()
+    assert built.error is None
+    assert sorted(built.messages()) == [
+        "sitemap-pro: page 'dated.md': front matter 'sitemap.lastmode' is not a known key "
+        "(known: changefreq, exclude, lastmod, priority); ignored; did you mean "
+        "'sitemap.lastmod'?",
+        "sitemap-pro: page 'old.md': front matter 'sitemaps' is not a key sitemap-pro reads; "
+        "ignored, the page is listed as if it had no sitemap key; did you mean 'sitemap'?",
+    ]
+    assert SITE_URL + "old/" in built.sitemap()
+    assert site.build(strict=True).error is not None
 
 
 def test_front_matter_overrides_git_and_sets_values(site):

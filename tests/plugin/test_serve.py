@@ -164,7 +164,8 @@ def test_a_rebuild_that_changes_nothing_writes_nothing(site: Site) -> None:
     with Serving(site, dirty=True) as serving:
         first = lastmods(serving.rebuild())
         written = _stamps(serving.site_dir)
-        site.page("p2.md", "# P2, edited but not committed\n")
+        # (its title, shown on the page for people, kept: a new title is a new page)
+        site.page("p2.md", "# P2\n\nEdited but not committed.\n")
         assert lastmods(serving.rebuild()) == first
         assert _stamps(serving.site_dir) == written, "the same bytes are not written again"
         # A sitemap file removed (or changed) on disk is written again.

@@ -78,10 +78,11 @@ def _run(args: list[str], timeout: float = 60) -> subprocess.CompletedProcess[st
     return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-def dump_dom(url: str, width: int = 1280, height: int = 900) -> str:
-    """The page's DOM after load and its scripts (never pass a budget of 0: it hangs)."""
+def dump_dom(url: str, width: int = 1280, height: int = 900, flags: tuple[str, ...] = ()) -> str:
+    """The page's DOM after load and its scripts (never pass a budget of 0: it hangs).
+    ``flags``: more of Chromium's, e.g. ``--force-dark-mode``."""
     done = _run(["--dump-dom", "--virtual-time-budget=2000",
-                 f"--window-size={width},{height}", url])
+                 f"--window-size={width},{height}", *flags, url])
     if done.returncode != 0 or "<html" not in done.stdout.lower():
         raise RuntimeError(f"chromium --dump-dom failed ({done.returncode}): {done.stderr[-2000:]}")
     return done.stdout

@@ -113,7 +113,8 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
     tree = follow(entries, start.source, start.site, limits, now, walked)
     problems = [f for f in walked.items if f.rule in _NOT_READ]
     if not tree.files and problems and all(f.rule == "missing" for f in problems):
-        raise NoSitemap(f"there is no sitemap at {target}: " + "; ".join(f.message for f in problems))
+        raise NoSitemap(f"there is no sitemap at {target}: "
+                        + "; ".join(_named_once(f.file, f.message, target) for f in problems))
     if problems:
         raise CheckError(f"the sitemap tree at {target} could not be read whole: "
                          + "; ".join(_named_once(f.file, f.message, target) for f in problems))
@@ -135,12 +136,14 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
 
 
 def _named_once(file: str, message: str, target: str) -> str:
-    """A finding's file and message, the URL said once: a message of the rules often
-    starts with the URL its file is (``<url>: cannot fetch: …``), and the file that is
-    the target itself is named already."""
+    """A finding's file and message, each name said once: a message of the rules often
+    starts with the URL its file is (``<url>: cannot fetch: …``, ``<url> does not
+    exist``) or names the file itself, and the file that is the target is named already."""
     for name in (file, target):
         message = message.removeprefix(f"{name}: ")
-    return message if file == target else f"{file}: {message}"
+    if message.startswith(f"{target} "):  # "<target> does not exist": the target is named
+        return "it" + message[len(target):]
+    return message if file == target or file in message else f"{file}: {message}"
 
 
 def _folder(url: str) -> str:

@@ -4,7 +4,9 @@ One blobless fetch (``git fetch --filter=blob:none --unshallow``) brings every c
 tree but no file content, which is all the walk reads (it never looks inside a file), so
 it costs a fraction of a full clone. A full clone is never fetched into. When the clone
 has no remote or the fetch fails, the caller warns and dates pages as before; a server
-that does not filter sends the contents too, which is slower but as right.
+that does not filter sends the contents too, which is slower but as right. Git then
+records the clone as a partial clone of that remote (``remote.<name>.promisor``,
+``partialclonefilter``): the INFO line says so, since it outlasts the build.
 """
 
 from __future__ import annotations
@@ -53,4 +55,6 @@ def fetch_history(folder: Path, processes: GitProcesses | None = None) -> Fetche
             "older than the clone's oldest commit stay undated"))
     return Fetched(True, (
         f"fetch_history: fetched the whole history from {remote} in {seconds:.1f} s "
-        "(commits and trees, no file contents)"))
+        f"(commits and trees, no file contents): the clone is now a partial clone "
+        f"(blob:none), which fetches an old file's content from {remote} when a git "
+        "command needs it"))

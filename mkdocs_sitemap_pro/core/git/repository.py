@@ -114,7 +114,9 @@ def find_repository(folder: Path, warnings: list[str],
             return Unknown("not-a-repo")
         warnings.append(
             f"{folder} is not inside a git repository ({detail}), so its files cannot "
-            "be dated from git history."
+            "be dated from git history; build in a clone of the repository (`git clone`, "
+            "not a download of its files or a copy without `.git`), or, if the site is "
+            "not kept in git, set the option `lastmod: mtime` or `lastmod: none`"
         )
         return Unknown("not-a-repo")
     top = os.path.realpath(lines[0])

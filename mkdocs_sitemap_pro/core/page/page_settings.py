@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Mapping
+from difflib import get_close_matches
 from typing import NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core import protocol
@@ -53,7 +54,14 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
         return PageSettings(excluded=True, excluded_because="front matter robots: noindex")
 
     raw = meta.get("sitemap")
-    if raw is None or raw is True:
+    if raw is None:
+        meant = _misspelt_sitemap(meta)
+        if meant is None:
+            return _PLAIN
+        return PageSettings(problems=(
+            f"front matter '{meant}' is not a key sitemap-pro reads; ignored, the page is "
+            "listed as if it had no sitemap key; did you mean 'sitemap'?",))
+    if raw is True:
         return _PLAIN
     if raw is False:
         return PageSettings(excluded=True, excluded_because="front matter sitemap: false")
@@ -67,9 +75,11 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
 
     for key in raw:
         if key not in _KNOWN_KEYS:
+            close = get_close_matches(str(key).lower(), _KNOWN_KEYS, n=1)
+            meant = f"; did you mean 'sitemap.{close[0]}'?" if close else ""
             problems.append(
                 f"front matter 'sitemap.{key}' is not a known key "
-                f"(known: {', '.join(sorted(_KNOWN_KEYS))}); ignored"
+                f"(known: {', '.join(sorted(_KNOWN_KEYS))}); ignored{meant}"
             )
 
     exclude = raw.get("exclude", False)
@@ -88,6 +98,17 @@ def read_page_settings(meta: Mapping[str, object], build_time: dt.datetime) -> P
         lastmod=lastmod, changefreq=changefreq, priority=priority, problems=tuple(problems),
         lastmod_refused=lastmod is None and raw.get("lastmod") is not None,
     )
+
+
+def _misspelt_sitemap(meta: Mapping[str, object]) -> str | None:
+    """A key of ``meta`` that looks like ``sitemap`` misspelt (``sitemaps``, ``site_map``,
+    ``Sitemap``), or None. Most keys are ruled out by their first letter and length, so a
+    page with none costs a few comparisons."""
+    for key in meta:
+        if (isinstance(key, str) and 5 <= len(key) <= 10 and key[0] in "sS"
+                and get_close_matches(key.lower(), ("sitemap",), n=1, cutoff=0.8)):
+            return key
+    return None
 
 
 def as_written(value: object) -> str:

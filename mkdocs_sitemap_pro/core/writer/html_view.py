@@ -3,18 +3,23 @@
 ``sitemap.xml`` gets ``sitemap.html``, ``sitemap-2.xml`` gets ``sitemap-2.html``. A
 urlset's page is a table of its URLs, made from the very texts written into the XML for
 each (its escaped loc, its lastmod text and the elements after them: its languages and
-images too), so the page shows
-exactly what crawlers get; an index's page lists its files, linked to their pages. Each page is self-contained (inline style, an optional inline script), says
+images too), so the page shows exactly what crawlers get, its URL shown percent-decoded
+for people (the link is the written URL) and, when the caller knows it, the page's title
+beside it (the title is the view's only: it is never written into the XML); an index's
+page lists its files, linked to their pages. Each page is self-contained (inline style,
+an optional inline script), says
 ``noindex``, and carries a generator mark: the writer replaces or removes only pages
 that carry it, so a site's own ``sitemap.html`` is never touched. When the Atom feed
 (``feed``) is written beside them, every page links to it, for people and for readers.
 """
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape, unescape
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import unquote
 
 from mkdocs_sitemap_pro.core.atomic import StagedFiles
 from mkdocs_sitemap_pro.core.entry import Alternate
@@ -130,6 +135,27 @@ def _frame(title: str, heading: str, summary: str, head_row: str, xml_name: str,
     return before, after
 
 
+# Characters a decoded URL never shows as themselves: controls, format characters (a
+# right-to-left override would reorder what is shown) and separators other than a space.
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp"))
+
+
+def decoded(text: str) -> str:
+    """A URL's part as people read it: its percent-escapes decoded as UTF-8 (``déjà-vu/``
+    for ``d%C3%A9j%C3%A0-vu/``); as written when that is not UTF-8 or would show a
+    character that hides or reorders others. Not HTML-escaped."""
+    if "%" not in text:
+        return text
+    try:
+        shown = unquote(text, errors="strict")
+    except UnicodeDecodeError:
+        return text
+    if any(unicodedata.category(ch) in _HIDDEN or (ch.isspace() and ch != " ")
+           for ch in shown if not ch.isascii() or not ch.isprintable()):
+        return text
+    return shown
+
+
 def _cell(css: str, label: str, content: str) -> str:
     """A table cell; an empty one is marked, so a phone's card layout can leave it out."""
     classes = " ".join(c for c in (css, "" if content else "empty") if c)
@@ -137,19 +163,23 @@ def _cell(css: str, label: str, content: str) -> str:
     return f'<td{css_attr} data-label="{label}">{content}</td>'
 
 
-def _url_row(entry: _Row, base: str, base_xml: str,
-             columns: tuple[bool, bool, bool, bool]) -> str:
+def _url_row(entry: _Row, base: str, base_xml: str, columns: tuple[bool, bool, bool, bool],
+             title: str | None = None) -> str:
     """One table row; ``base_xml`` is ``base`` escaped as the writer escapes (once per page).
 
-    The written, escaped loc serves as the link and the shown text: escaping maps each
-    character alone, so the escape of the part after ``base`` follows ``base_xml``."""
+    The written, escaped loc is the link; the text shown is the loc percent-decoded
+    (``decoded``), after the site's base in muted text. ``title``: the page's title, in
+    a column of its own (None: the page has no title column)."""
     loc, href = entry.loc, entry.loc_xml
-    if loc != base and loc.startswith(base):
-        shown = f'<span class="base">{base_xml}</span>{href[len(base_xml):]}'
-    else:
-        shown = href
+    under = loc != base and loc.startswith(base)
+    # The written text is shown as it is unless it holds an escape (the usual URL).
+    rest = href[len(base_xml):] if under else href
+    if "%" in rest:
+        rest = escape(decoded(loc[len(base):] if under else loc), False)
+    shown = f'<span class="base">{base_xml}</span>{rest}' if under else rest
     row = (f'<tr><td class="url" data-label="URL"><a href="{href}">{shown}</a></td>'
-           f'{date_cell(entry.lastmod)}')
+           + ("" if title is None else _cell("title", "Title", escape(title, False)))
+           + date_cell(entry.lastmod))
     has_freq, has_priority, has_langs, has_images = columns
     if not (has_freq or has_priority or has_langs or has_images):
         return row + "</tr>"
@@ -183,10 +213,12 @@ def _images_cell(images: tuple[str, ...]) -> str:
 
 def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
                 back: str | None, feed: str | None = None, page: int = 1,
-                total: int | None = None) -> Iterator[bytes]:
+                total: int | None = None, titles: Mapping[str, str] | None = None
+                ) -> Iterator[bytes]:
     """A page of one urlset, in UTF-8 pieces to write one after the other: its URLs
     (``VIEW_ROWS`` of its ``total`` from row ``(page - 1) * VIEW_ROWS`` on), with only
-    the columns some URL has a value for.
+    the columns some URL has a value for. ``titles``: the pages' titles by their loc as
+    given (a Title column when some URL of the page has one).
 
     The rows are made and encoded ``_ROW_BLOCK`` at a time: a page made whole (its rows,
     their join, its encoding, the page) held ~8 MB at its peak for ~2 MB written.
@@ -195,7 +227,11 @@ def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
     entries = [_row(item) for item in items]
     columns = (any(e.changefreq for e in entries), any(e.priority for e in entries),
                any(e.alternates for e in entries), any(e.images for e in entries))
-    head = ['<th scope="col">URL</th>', '<th scope="col">Last modified</th>']
+    named = [titles.get(item.given) or "" for item in items] if titles else []
+    if not any(named):
+        named = []
+    head = ['<th scope="col">URL</th>', *(['<th scope="col">Title</th>'] if named else []),
+            '<th scope="col" class="date" data-first="descending">Last modified</th>']
     head += [h for h, on in zip(('<th scope="col">Change frequency</th>',
                                  '<th scope="col" class="num">Priority</th>',
                                  '<th scope="col">Languages</th>',
@@ -209,8 +245,8 @@ def urlset_page(items: Sequence[Item], title: str, xml_name: str, base: str,
                            _pager(xml_name, page, count, len(items)))
     yield before.encode("utf-8")
     for start in range(0, len(entries), _ROW_BLOCK):
-        rows = [_url_row(entry, base, base_xml, columns)
-                for entry in entries[start:start + _ROW_BLOCK]]
+        rows = [_url_row(entry, base, base_xml, columns, named[start + n] if named else None)
+                for n, entry in enumerate(entries[start:start + _ROW_BLOCK])]
         yield (("\n" if start else "") + "\n".join(rows)).encode("utf-8")
     yield after.encode("utf-8")
 
@@ -229,13 +265,14 @@ def _pager(xml_name: str, page: int, total: int, shown: int) -> str:
 
 
 def _urlset_pages(shard: ViewFile, title: str, base: str, back: str | None,
-                  feed: str | None) -> Iterator[tuple[str, Iterable[bytes]]]:
+                  feed: str | None, titles: Mapping[str, str] | None
+                  ) -> Iterator[tuple[str, Iterable[bytes]]]:
     """The pages of one urlset, made one at a time (each written before the next)."""
     items = shard.items
     for page, start in enumerate(range(0, max(1, len(items)), VIEW_ROWS), 1):
         yield (view_name(shard.xml_name, page),
                urlset_page(items[start:start + VIEW_ROWS], title, shard.xml_name, base, back,
-                           feed, page, len(items)))
+                           feed, page, len(items), titles))
 
 
 def index_page(files: list[ViewFile], title: str, xml_name: str,
@@ -251,7 +288,8 @@ def index_page(files: list[ViewFile], title: str, xml_name: str,
         for f in files
     ]
     head = ('<tr><th scope="col">File</th><th scope="col" class="num">URLs</th>'
-            '<th scope="col">Last modified</th><th scope="col">XML</th></tr>')
+            '<th scope="col" class="date" data-first="descending">Last modified</th>'
+            '<th scope="col">XML</th></tr>')
     summary = (f'<strong class="count">{total:,}</strong> URL{"" if total == 1 else "s"} '
                f'in {counted(len(files), "file")}, '
                f'listed by <a href="{escape(xml_name)}">{escape(xml_name)}</a>')
@@ -260,11 +298,13 @@ def index_page(files: list[ViewFile], title: str, xml_name: str,
 
 
 def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
-                index_name: str | None, title: str, base: str, feed: str | None = None
+                index_name: str | None, title: str, base: str, feed: str | None = None,
+                titles: Mapping[str, str] | None = None
                 ) -> tuple[list[tuple[Path, str]], list[str], list[str]]:
     """Stage the page of every shard (and of the index); return (renames, names, refused).
 
     ``feed``: the name of the Atom feed written beside them, which every page links to.
+    ``titles``: the pages' titles, by loc as given, shown beside their URLs.
 
     A name already taken by a file that is not one of our pages is refused: it is the
     site's own page, and is left as it is.
@@ -276,7 +316,7 @@ def stage_views(folder: Path, staged: StagedFiles, shards: list[ViewFile],
             page = index_page(shards, title, index_name, feed)
             yield view_name(index_name), [page.encode("utf-8")]
         for shard in shards:
-            yield from _urlset_pages(shard, title, base, back, feed)
+            yield from _urlset_pages(shard, title, base, back, feed, titles)
 
     renames, names, refused = [], [], []
     for name, pieces in pages():

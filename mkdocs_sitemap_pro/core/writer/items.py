@@ -33,7 +33,7 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 
-__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "collect", "image_part",
+__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "collect", "entry_problem", "image_part",
            "sort_and_merge"]
 
 #: The extension namespaces an item's elements use, as bits of ``Item.extensions``: the
@@ -180,6 +180,25 @@ def _rest(raw: str, entry: SitemapEntry, priorities: dict[float, str]) -> tuple[
     if images:
         extensions |= IMAGES
     return rest + images, extensions
+
+
+def entry_problem(entry: object, site: SiteUrl, build_time: dt.datetime) -> str | None:
+    """Why ``collect`` would leave ``entry`` out or refuse it, or None if it would write it.
+
+    For entries made by someone else's code (a site's hook): the same rules as ``collect``,
+    so that one bad entry is a message about that entry, not a failed write.
+    """
+    if not isinstance(entry, SitemapEntry):
+        return f"not a SitemapEntry: {type(entry).__name__}"
+    try:
+        collected = collect([entry], site, LastmodTexts("datetime"), build_time)
+    except SitemapError as exc:
+        return str(exc)
+    except (TypeError, AttributeError, ValueError) as exc:  # e.g. alternates not Alternates
+        return f"sitemap entry {entry.loc!r}: {exc}"
+    if collected.dropped:
+        return f"sitemap entry {entry.loc}: {collected.dropped[0].reason}"
+    return None
 
 
 def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:

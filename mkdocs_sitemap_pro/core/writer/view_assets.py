@@ -1,7 +1,10 @@
 """The inline style and script of the HTML view pages (``html_view``).
 
 Kept apart from the markup so each stays readable. The script only adds sorting (click
-a column head) and filtering (a search box it reveals); the page is complete without it.
+a column head; a head marked ``data-first="descending"``, the dates, sorts newest first
+on its first click) and filtering (a search box it reveals, matching what a row shows
+and its dates as written, so ``2024-05`` finds what ``May 2024`` finds); the page is
+complete without it. The sort buttons show where the keyboard is (``:focus-visible``).
 """
 
 from __future__ import annotations
@@ -39,10 +42,13 @@ tbody tr:nth-child(even){background:var(--row)}
 th{position:sticky;top:0;background:var(--card);font-size:12px;font-weight:600;
 text-transform:uppercase;letter-spacing:.05em;color:var(--muted);white-space:nowrap;z-index:1}
 th button{all:unset;cursor:pointer}th button:hover{color:var(--fg)}
+th button:focus-visible{outline:2px solid var(--accent);outline-offset:2px;border-radius:3px;
+color:var(--fg)}
 th[aria-sort=ascending] button::after{content:" \\25B2"}
 th[aria-sort=descending] button::after{content:" \\25BC"}
 td.url{word-break:break-all;width:100%}
 td.url .base{color:var(--muted)}
+td.title{min-width:7em;max-width:20em}
 td.num,th.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 td.date{white-space:nowrap;font-variant-numeric:tabular-nums}
 .lang{display:inline-block;margin:0 4px 4px 0;padding:1px 8px;border-radius:999px;
@@ -72,16 +78,21 @@ var table=document.querySelector("table"),body=table.tBodies[0],
 rows=Array.prototype.slice.call(body.rows),tools=document.querySelector(".tools"),
 input=tools.querySelector("input"),out=tools.querySelector("output");
 tools.hidden=false;
-function key(row,i){var c=row.cells[i];return c.getAttribute("data-value")||c.textContent.trim()}
+function key(row,i){var c=row.cells[i];
+return c.hasAttribute("data-value")?c.getAttribute("data-value"):c.textContent.trim()}
+rows.forEach(function(r){var t=r.textContent;
+Array.prototype.forEach.call(r.querySelectorAll("time"),function(d){t+=" "+d.getAttribute("datetime")});
+r.words=t.toLowerCase()});
 function shown(){var n=0;rows.forEach(function(r){if(!r.hidden)n++});
 out.textContent=n===rows.length?"":n+" of "+rows.length+" shown"}
 input.addEventListener("input",function(){var q=input.value.trim().toLowerCase();
-rows.forEach(function(r){r.hidden=q!==""&&r.textContent.toLowerCase().indexOf(q)<0});shown()});
+rows.forEach(function(r){r.hidden=q!==""&&r.words.indexOf(q)<0});shown()});
 Array.prototype.forEach.call(table.tHead.rows[0].cells,function(th,i){
 var b=document.createElement("button");b.type="button";b.textContent=th.textContent;
 th.textContent="";th.appendChild(b);
 b.addEventListener("click",function(){
-var up=th.getAttribute("aria-sort")!=="ascending",num=th.classList.contains("num");
+var now=th.getAttribute("aria-sort"),num=th.classList.contains("num");
+var up=now?now!=="ascending":th.getAttribute("data-first")!=="descending";
 Array.prototype.forEach.call(th.parentNode.cells,function(o){o.removeAttribute("aria-sort")});
 th.setAttribute("aria-sort",up?"ascending":"descending");
 rows.sort(function(a,b){var x=key(a,i),y=key(b,i);

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -80,9 +80,12 @@ def write_sitemaps(
     out_dir: Path | str,
     base_url: str,
     options: WriteOptions = WriteOptions(),
+    titles: Mapping[str, str] | None = None,
 ) -> WriteReport:
     """Write the sitemap files for ``entries`` into ``out_dir`` (see the module docstring),
     as ``options`` say (``WriteOptions``; by default ``sitemap.xml`` and its ``.gz``).
+    ``titles``: pages' titles by their loc as given, shown beside the URLs on the pages
+    for people (``html_view``), never written into the XML.
 
     Raises ``ValueError`` for a ``base_url`` that cannot be a site URL, ``SitemapError``
     for an invalid entry or more files than an index may list, and re-raises any
@@ -117,7 +120,8 @@ def write_sitemaps(
         if not shards:
             return report._replace(dropped=tuple(dropped))
         files, renames = _stage_sitemaps(shards, staged, site, options)
-        beside = _stage_beside(folder, staged, site, options, ordered, dropped, shards, files)
+        beside = _stage_beside(folder, staged, site, options, ordered, dropped, shards, files,
+                               titles)
         previous = previously_listed(folder / options.filename, options.stem)
         staged.commit(beside.renames + renames)
     except BaseException:
@@ -187,6 +191,7 @@ def _stage_beside(
     dropped: list[Dropped],
     shards: list[Shard],
     files: list[str],
+    titles: Mapping[str, str] | None,
 ) -> _Beside:
     """Stage the feed (``feed``) and the view pages (``html_view``) of the written tree;
     ``files`` are its ``.xml`` names, the index first if there is one."""
@@ -205,7 +210,7 @@ def _stage_beside(
         views = [ViewFile(shard.items, name, shard.count, shard.newest)
                  for shard, name in zip(shards, files[1:] if index_name else files)]
         view_renames, html_files, refused = stage_views(
-            folder, staged, views, index_name, options.title, site.url, feed_file)
+            folder, staged, views, index_name, options.title, site.url, feed_file, titles)
         renames = view_renames + renames
     return _Beside(
         renames,
