@@ -190,8 +190,8 @@ def test_titles_are_shown_beside_the_urls_and_never_written_into_the_xml(tmp_pat
     when = dt.datetime(2024, 5, 1, 8, 30, tzinfo=dt.timezone.utc)
     entries = [SitemapEntry(f"{BASE}a/", when), SitemapEntry(f"{BASE}b/", when)]
     plain, titled = tmp_path / "plain", tmp_path / "titled"
-    write_sitemaps(entries, plain, BASE, html_view=True)
-    write_sitemaps(entries, titled, BASE, html_view=True,
+    write_sitemaps(entries, plain, BASE, WriteOptions(html_view=True))
+    write_sitemaps(entries, titled, BASE, WriteOptions(html_view=True),
                    titles={f"{BASE}a/": "A <b> & 'c'"})
     for name in ("sitemap.xml", "sitemap.xml.gz"):
         assert (plain / name).read_bytes() == (titled / name).read_bytes()
