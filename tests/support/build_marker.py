@@ -7,8 +7,8 @@ imports inside a function, methods of a class, a closure's cells), something tha
 process or runs a build: :data:`PROCESS_MODULES` and :data:`PROCESS_CALLS`. It follows the
 code of ``tests`` and of the package, never of other libraries. It over-approximates (a
 name loaded on a branch not taken counts), so ``-m "not build"`` may leave out a quick
-test, never runs a slow one; what it cannot see (a method found only at run time) the
-guard catches: a test not marked ``build`` that starts a process fails, naming the event.
+test; what it cannot see (a method found only at run time, a module named by a string)
+the guard catches: a test not marked ``build`` that starts a process fails, naming it.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ PROCESS_EVENTS = frozenset(
 _FOLLOWED = ("tests", "mkdocs_sitemap_pro")
 
 
-
 def _in(name: str | None, prefixes: tuple[str, ...]) -> bool:
-    return bool(name) and any(name == p or name.startswith(p + ".") for p in prefixes)  # type: ignore[union-attr]
+    """Whether the module ``name`` is one of ``prefixes`` or inside one."""
+    return name is not None and any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
 class _Import(str):
@@ -63,11 +63,13 @@ class _Import(str):
 
 
 def _module_of(obj: Any) -> str | None:
+    """The module ``obj`` is, or comes from (a class's, a function's, an instance's)."""
     if isinstance(obj, _Import):
         return str(obj)
     if isinstance(obj, types.ModuleType):
         return obj.__name__
-    return getattr(obj, "__module__", None) if isinstance(getattr(obj, "__module__", None), str) else None
+    module = getattr(obj, "__module__", None)
+    return module if isinstance(module, str) else None
 
 
 def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
@@ -115,6 +117,8 @@ def _loaded(func: types.FunctionType) -> Iterator[Any]:
 
 def _neighbours(obj: Any) -> Iterator[Any]:
     """What using ``obj`` may run, one step away."""
+    if isinstance(obj, (str, bytes, int, float)):
+        return
     if isinstance(obj, (types.MethodType, staticmethod, classmethod)):
         yield obj.__func__
     elif isinstance(obj, property):
@@ -198,7 +202,7 @@ def roots_of(item: Any) -> list[Any]:
 
 
 class ProcessGuard:
-    """An audit hook, installed once a process, that fails a test not marked ``build``
+    """An audit hook, installed once a session, that fails a test not marked ``build``
     when it starts a process: the rule missed something, and says where."""
 
     def __init__(self) -> None:
