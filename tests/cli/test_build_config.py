@@ -9,13 +9,10 @@ reaches the root logger a second time.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import textwrap
 from pathlib import Path
 
@@ -30,6 +27,7 @@ from tests.support.dates import D1, D2, D3, utc
 from tests.support.git import git_env
 from tests.support.schemas import parse_sitemap
 from tests.support.sites import SITE_URL, Site
+from tests.support.venvs import cached_venv
 
 ZENSICAL = Path(sys.executable).parent / "zensical"
 SUMMARY = "INFO    -  sitemap-pro: "
@@ -277,24 +275,7 @@ def test_a_root_handler_prints_nothing_twice(site, monkeypatch, capsys):
 def alone_venv() -> Path:
     """A virtual environment with this project and its runtime dependencies only (cached):
     no pymdown-extensions, no Material, no Zensical, as `pipx install` gives."""
-    sources = sorted((REPO / "mkdocs_sitemap_pro").rglob("*.py")) + [REPO / "pyproject.toml"]
-    key = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
-    venv = Path(tempfile.gettempdir()) / "mkdocs-sitemap-pro-tests" / f"alone-{key}"
-    if (venv / "ready").is_file():
-        return venv
-    shutil.rmtree(venv, ignore_errors=True)  # built in place: a venv is not relocatable
-    python = venv / "bin" / "python"
-    for step in ([sys.executable, "-m", "venv", str(venv)],
-                 [str(python), "-m", "pip", "install", "-q", str(REPO)]):
-        result = subprocess.run(step, capture_output=True, text=True, timeout=600)
-        if result.returncode != 0:
-            shutil.rmtree(venv, ignore_errors=True)
-            message = f"could not make the venv ({' '.join(step[:5])}): {result.stderr[-500:]}"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
-    (venv / "ready").write_text("")
-    return venv
+    return cached_venv("alone", lambda python: [[str(python), "-m", "pip", "install", "-q", str(REPO)]])
 
 
 @needs_zensical

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +12,7 @@ from tests.support import REPO
 from tests.support.dates import D1, D2, utc
 from tests.support.git import git_env
 from tests.support.sites import SITE_URL, Site
+from tests.support.venvs import cached_venv
 
 PROPERDOCS = Path(sys.executable).parent / "properdocs"
 
@@ -58,30 +55,11 @@ def test_properdocs_build_gives_the_same_sitemap_as_mkdocs(site, tmp_path):
 @pytest.fixture(scope="session")
 def properdocs_only_venv() -> Path:
     """A virtual environment with ProperDocs and this project, but no MkDocs (cached)."""
-    sources = sorted((REPO / "mkdocs_sitemap_pro").rglob("*.py")) + [REPO / "pyproject.toml"]
-    key = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
-    venv = Path(tempfile.gettempdir()) / "mkdocs-sitemap-pro-tests" / f"properdocs-{key}"
-    if (venv / "ready").is_file():
-        return venv
-    # Built in place (a venv is not relocatable); ``ready`` marks a finished one.
-    shutil.rmtree(venv, ignore_errors=True)
-    python = venv / "bin" / "python"
-    steps = [
-        [sys.executable, "-m", "venv", str(venv)],
+    return cached_venv("properdocs", lambda python: [
         [str(python), "-m", "pip", "install", "-q", "properdocs", "properdocs-theme-mkdocs", "lxml", "pathspec"],
         # --no-deps: the project declares mkdocs, which a ProperDocs-only user leaves out.
         [str(python), "-m", "pip", "install", "-q", "--no-deps", str(REPO)],
-    ]
-    for step in steps:
-        result = subprocess.run(step, capture_output=True, text=True, timeout=600)
-        if result.returncode != 0:
-            shutil.rmtree(venv, ignore_errors=True)
-            message = f"could not create the ProperDocs-only venv ({' '.join(step[:4])}): {result.stderr[-500:]}"
-            if os.environ.get("CI"):
-                pytest.fail(message)
-            pytest.skip(message)
-    (venv / "ready").write_text("")
-    return venv
+    ])
 
 
 def test_properdocs_without_mkdocs_installed(site, tmp_path, properdocs_only_venv):

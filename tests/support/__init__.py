@@ -2,7 +2,9 @@
 
 ``dates`` (fixed commit dates), ``git`` (real repositories), ``sites`` (real MkDocs sites
 built with MkDocs' own build), ``schemas`` (validation against the official XSDs),
-``files`` (reading a written tree back), ``faults`` (files that fail like a full disk).
+``files`` (reading a written tree back), ``faults`` (files that fail like a full disk),
+``build_marker`` (which tests run a build, git or a process), ``venvs`` (cached
+virtual environments with this project installed apart).
 """
 
 from pathlib import Path
