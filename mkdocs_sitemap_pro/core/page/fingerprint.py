@@ -32,19 +32,24 @@ BUILT: Method = "built-1"
 #: The length of a fingerprint as text (64 bits, unpadded URL-safe base64).
 FINGERPRINT_CHARS = 11
 
-# Where whitespace is content: kept byte for byte.
-_VERBATIM = re.compile(r"(<(?:pre|textarea)\b.*?</(?:pre|textarea)\s*>)", re.I | re.S)
+# Where whitespace is content (``<pre>``, ``<textarea>``): kept byte for byte. The text
+# is UTF-8 from here on, and found by ``bytes.find``: the passes below cost a build's
+# every page, so each is the one of fewest instructions measured (bench/README.md).
+_VERBATIM = ((b"<pre", b"</pre>"), (b"<textarea", b"</textarea>"))
 # Inside them, what renders nothing: a highlighter's span of blanks only, and blanks at
 # a line's end (before the tags that close there).
-_BLANK_SPAN = re.compile(r"<span\b[^>]*>([ \t\r]*)</span>")
-_LINE_END_BLANKS = re.compile(r"[ \t\r]+(?=(?:</[a-zA-Z]+>)*(?:\n|$))")
-# A start tag with two attributes or more (the only ones whose order can differ).
-_MANY_ATTRIBUTES = re.compile(
-    r"<([a-zA-Z][^\s<>/]*)((?:\s+[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?){2,})\s*(/?)>")
-_ATTRIBUTE = re.compile(r"[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
-# The part separator: a character no HTML text holds (a C0 control), so that parts
-# cannot run into each other.
-_SEPARATOR = "\x1f"
+_BLANK_SPAN = re.compile(rb"<span\b[^>]*>([ \t\r]*)</span>")
+_LINE_END_BLANKS = re.compile(rb"[ \t\r]+(?=(?:</[a-zA-Z]+>)*(?:\n|$))")
+# A start tag with two ``=`` or more: one whose attributes may come in another order.
+_MANY_ATTRIBUTES = re.compile(rb"<([a-zA-Z][^\s<>/]*)( [^<>=]*=[^<>=]*=[^<>]*?)(/?)>")
+_ATTRIBUTE = re.compile(rb"[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+))?")
+# What renders nothing or changes by itself: comments, and the address in the repr of an
+# object (``<Default object at 0x7f...>``, which some API generators write).
+_COMMENT = re.compile(rb"<!--.*?-->", re.S)
+_ADDRESS = re.compile(rb" at 0x[0-9a-fA-F]+(?=>|&gt;)")
+# The part separator: a byte no HTML text holds (a C0 control), so that parts cannot run
+# into each other.
+_SEPARATOR = b"\x1f"
 
 
 def fingerprint(parts: Iterable[str]) -> str:
@@ -52,43 +57,64 @@ def fingerprint(parts: Iterable[str]) -> str:
     as 11 characters of URL-safe base64."""
     digest = hashlib.blake2b(digest_size=8)
     for part in parts:
-        digest.update(_normalised(part).encode("utf-8", "surrogatepass"))
-        digest.update(_SEPARATOR.encode("ascii"))
+        digest.update(_normalised(part.encode("utf-8", "surrogatepass")))
+        digest.update(_SEPARATOR)
     return base64.urlsafe_b64encode(digest.digest()).decode("ascii").rstrip("=")
 
 
-def _normalised(html: str) -> str:
+def _normalised(html: bytes) -> bytes:
     """``html`` with comments and object addresses left out, whitespace outside
     ``<pre>``/``<textarea>`` collapsed and attributes sorted: what renders the same
-    reads the same."""
-    if "<!--" in html:
-        html = _COMMENT.sub("", html)
-    if " at 0x" in html:
-        html = _ADDRESS.sub("", html)
-    if "<pre" not in html and "<textarea" not in html and "<PRE" not in html:
+    reads the same. (Tags as MkDocs and Zensical write them: in lower case.)"""
+    if b"<!--" in html:
+        html = _COMMENT.sub(b"", html)
+    if b" at 0x" in html:
+        html = _ADDRESS.sub(b"", html)
+    parts = _verbatim_split(html)
+    if len(parts) == 1:
         return _flowing(html)
-    parts = _VERBATIM.split(html)
     for at in range(0, len(parts), 2):  # even parts lie outside the verbatim blocks
         parts[at] = _flowing(parts[at])
     for at in range(1, len(parts), 2):
-        parts[at] = _LINE_END_BLANKS.sub("", _BLANK_SPAN.sub(r"\1", parts[at]))
-    return "".join(parts)
+        parts[at] = _LINE_END_BLANKS.sub(b"", _BLANK_SPAN.sub(rb"\1", parts[at]))
+    return b"".join(parts)
 
 
-def _flowing(html: str) -> str:
+def _verbatim_split(html: bytes) -> list[bytes]:
+    """``html`` cut around its ``<pre>`` and ``<textarea>`` elements: the text between
+    them at even places, each element (open to close) at odd ones."""
+    parts: list[bytes] = []
+    at = 0
+    while True:
+        found = [(start, close) for opening, close in _VERBATIM
+                 if (start := html.find(opening, at)) != -1]
+        if not found:
+            break
+        start, close = min(found)
+        end = html.find(close, start)
+        end = len(html) if end == -1 else end + len(close)
+        parts += [html[at:start], html[start:end]]
+        at = end
+    parts.append(html[at:])
+    return parts
+
+
+def _flowing(html: bytes) -> bytes:
     """HTML where whitespace flows: each run one space, none beside a tag. A space beside
     a block's edge renders as nothing; one between two inline elements (``</em> <em>``)
-    is lost too, the price of a pass at the speed of ``str.replace``."""
-    collapsed = " ".join(html.split()).replace("> ", ">").replace(" <", "<")
+    is lost too, the price of a pass at the speed of ``bytes.replace``."""
+    collapsed = b" ".join(html.split()).replace(b"> ", b">").replace(b" <", b"<")
     return _MANY_ATTRIBUTES.sub(_sorted_attributes, collapsed)
 
 
-def _sorted_attributes(match: re.Match[str]) -> str:
+def _sorted_attributes(match: re.Match[bytes]) -> bytes:
     attributes = _ATTRIBUTE.findall(match.group(2))
+    if len(attributes) < 2:
+        return match.group(0)
     ordered = sorted(attributes)
     if attributes == ordered:
         return match.group(0)
-    return f"<{match.group(1)} {' '.join(ordered)}{match.group(3)}>"
+    return b"<" + match.group(1) + b" " + b" ".join(ordered) + match.group(3) + b">"
 
 
 # The content element of a built page: Material's and Zensical's (an article on a page,
@@ -105,10 +131,6 @@ _DATE_FACTS = re.compile(
     r"<aside\b[^>]*\bmd-source-file\b[^>]*>.*?</aside\s*>"
     r"|<span\b[^>]*\bgit-revision-date-localized-plugin\b[^>]*>[^<]*</span\s*>",
     re.S)
-# What renders nothing or changes by itself: comments, and the address in the repr of an
-# object (``<Default object at 0x7f...>``, which some API generators write).
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+(?=>|&gt;)")
 
 
 def content_of(page_html: str) -> str:
