@@ -160,7 +160,8 @@ class Build:
         if self.tracker is not None and self.tracker.blog:
             self.tracker.listing(page, context)
         if self.fingerprints is not None:  # what the reader gets, before it is dated
-            self.fingerprints[page.file.src_uri] = fingerprint(_rendered(page, context))
+            self.fingerprints[page.file.src_uri] = fingerprint(
+                _rendered(page, context), (str(page.title or ""), str(page.meta.get("tags") or "")))
         listed = self.collector.candidate(page.file)
         if listed is not None and self.page_dates is not None and self._dater is not None:
             self.page_dates.show(page, self._dater.date(listed).when)
@@ -255,10 +256,10 @@ class Build:
 
 
 def _rendered(page: Page, context: dict[str, Any]) -> list[str]:
-    """What the reader gets of a page as its template renders: its title, its tags, its
-    content after every plugin, and the excerpts of the posts it lists (Material's blog
-    renders them into the template, not the content)."""
-    parts = [str(page.title or ""), str(page.meta.get("tags") or ""), page.content or ""]
+    """What the reader gets of a page's HTML as its template renders (its title and tags
+    besides): its content after every plugin, and the excerpts of the posts it lists
+    (Material's blog renders them into the template, not the content)."""
+    parts = [page.content or ""]
     for post in context.get("posts") or ():
         parts.append(str(getattr(post, "content", "") or ""))
     return parts

@@ -52,10 +52,13 @@ _ADDRESS = re.compile(rb" at 0x[0-9a-fA-F]+(?=>|&gt;)")
 _SEPARATOR = b"\x1f"
 
 
-def fingerprint(parts: Iterable[str]) -> str:
-    """The fingerprint of content made of ``parts`` (HTML, or plain text such as a title),
-    as 11 characters of URL-safe base64."""
+def fingerprint(parts: Iterable[str], text: Iterable[str] = ()) -> str:
+    """The fingerprint of content made of ``parts`` (HTML) and ``text`` (plain text such
+    as a title, taken as it is), as 11 characters of URL-safe base64."""
     digest = hashlib.blake2b(digest_size=8)
+    for words in text:
+        digest.update(words.encode("utf-8", "surrogatepass"))
+        digest.update(_SEPARATOR)
     for part in parts:
         digest.update(_normalised(part.encode("utf-8", "surrogatepass")))
         digest.update(_SEPARATOR)
