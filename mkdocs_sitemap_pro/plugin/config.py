@@ -45,7 +45,7 @@ def _checked(check: Callable[[], T]) -> T:
         raise base.ValidationError(str(error)) from None
 
 
-class _BoundedInt(c.BaseConfigOption[int]):
+class _BoundedInt(base.BaseConfigOption[int]):
     """A whole number within ``[low, high]`` (``True``/``False`` are not numbers here)."""
 
     def __init__(self, low: int, high: int, default: int) -> None:
@@ -60,7 +60,7 @@ class _BoundedInt(c.BaseConfigOption[int]):
 Depth = Literal["lines", "files", False]
 
 
-class _Dependencies(c.BaseConfigOption[Depth]):
+class _Dependencies(base.BaseConfigOption[Depth]):
     """What dates a page besides its source: ``lines`` (of a file shown in part, only
     the lines shown), ``files`` (whole files), ``false`` (nothing); ``true`` is ``lines``."""
 
@@ -79,7 +79,7 @@ class _Dependencies(c.BaseConfigOption[Depth]):
             f"expected 'lines', 'files' or false (true means 'lines'), not {value!r}")
 
 
-class _Filename(c.BaseConfigOption[str]):
+class _Filename(base.BaseConfigOption[str]):
     """A bare ``*.xml`` file name in the root of site_dir (robots.txt points to it)."""
 
     def __init__(self) -> None:
@@ -90,7 +90,7 @@ class _Filename(c.BaseConfigOption[str]):
         return _checked(lambda: check_filename(value))
 
 
-class _ProtocolValue(c.BaseConfigOption[Optional[T]]):
+class _ProtocolValue(base.BaseConfigOption[Optional[T]]):
     """An optional value checked by one of the core's rules (changefreq, priority, the
     IndexNow key)."""
 
@@ -105,7 +105,7 @@ class _ProtocolValue(c.BaseConfigOption[Optional[T]]):
         return _checked(lambda: self._check(value))
 
 
-class _IgnoreCommits(c.BaseConfigOption["list[str] | str"]):
+class _IgnoreCommits(base.BaseConfigOption["list[str] | str"]):
     """A list of commit SHAs, or the path of a ``.git-blame-ignore-revs`` style file.
 
     The path is resolved against the folder of mkdocs.yml and must exist: a missing file
@@ -158,7 +158,7 @@ def _repository_top(folder: str) -> str | None:
         current = parent
 
 
-class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
+class _Exclude(base.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
     """Patterns in ``exclude_docs`` syntax (gitignore style): a list or a multi-line string."""
 
     def __init__(self) -> None:
@@ -178,7 +178,7 @@ class _Exclude(c.BaseConfigOption[pathspec.gitignore.GitIgnoreSpec]):
             raise base.ValidationError(str(error)) from None
 
 
-class _Previous(c.BaseConfigOption[Optional[str]]):
+class _Previous(base.BaseConfigOption[Optional[str]]):
     """The last published manifest: ``auto``, an ``http(s)`` URL, or a path (a file, or
     the folder holding it), resolved against the folder of mkdocs.yml. A missing file is
     no error here: on a first deploy there is none (the build says so, and goes on)."""
@@ -208,7 +208,8 @@ class _Previous(c.BaseConfigOption[Optional[str]]):
         self.config_file_path = config.config_file_path
 
 
-class SitemapProConfig(base.Config):
+# The ignore: MkDocs' Config.__init_subclass__, run for a subclass, is untyped.
+class SitemapProConfig(base.Config):  # type: ignore[no-untyped-call]
     """The options of ``sitemap-pro`` in mkdocs.yml (see the docs site's Options page)."""
 
     enabled = c.Type(bool, default=True)

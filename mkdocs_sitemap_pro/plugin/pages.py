@@ -63,7 +63,7 @@ class PageCollector:
 
     def __init__(
         self,
-        exclude: pathspec.PathSpec,
+        exclude: pathspec.gitignore.GitIgnoreSpec,
         build_time: dt.datetime,
         redirected: frozenset[str] = frozenset(),
         kept: PagesMemo | None = None,
@@ -224,7 +224,8 @@ class PageCollector:
 
     def _static_exclusion(self, file: File) -> str:
         """Why a file is never listed whatever its content says, or ''."""
-        if file.inclusion.is_excluded():  # what MkDocs leaves out of the site
+        # What MkDocs leaves out of the site (the ignore: InclusionLevel's methods are untyped).
+        if file.inclusion.is_excluded():  # type: ignore[no-untyped-call]
             return "draft or excluded docs"
         if _is_404(file):
             return "the 404 page"

@@ -39,7 +39,8 @@ from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
 FIRST, LAST = 1e9, -1e9
 
 
-class SitemapProPlugin(BasePlugin[SitemapProConfig]):
+# The ignore: MkDocs' BasePlugin.__init_subclass__, run for a subclass, is untyped.
+class SitemapProPlugin(BasePlugin[SitemapProConfig]):  # type: ignore[no-untyped-call]
     """Writes the sitemap (split, indexed, gzipped) and the robots.txt line after a build."""
 
     supports_multiple_instances = False

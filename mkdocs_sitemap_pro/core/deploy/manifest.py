@@ -25,7 +25,7 @@ import datetime as dt
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from json.encoder import encode_basestring_ascii as _string  # what json.dumps writes
 from typing import NamedTuple
 
@@ -174,8 +174,10 @@ def manifest_chunks(manifest: Manifest) -> Iterator[bytes]:
     head = json.dumps(top, sort_keys=True, separators=(",", ":"))
     files = manifest.files
     pages = rendered.pages if rendered is not None else {}
-    big = {_string(_FILES): (files, lambda value: f"[{_string(value[0])},{int(value[1].timestamp())}]"),
-           _string(_PAGES): (pages, _page_record)}
+    # Each part's keys, and the record of one key.
+    big: dict[str, tuple[Iterable[str], Callable[[str], str]]] = {
+        _string(_FILES): (files, lambda key: _file_record(files[key])),
+        _string(_PAGES): (pages, lambda key: _page_record(pages[key]))}
     for at, text in enumerate(re.split(f"({re.escape(_string(_FILES))}|{re.escape(_string(_PAGES))})", head)):
         if at % 2 == 0:
             yield text.encode("ascii")
@@ -184,7 +186,7 @@ def manifest_chunks(manifest: Manifest) -> Iterator[bytes]:
         yield b"{"
         keys = sorted(listed)
         for first in range(0, len(keys), _FILES_PER_CHUNK):
-            part = ",".join([f"{_string(key)}:{record(listed[key])}"
+            part = ",".join([f"{_string(key)}:{record(key)}"
                              for key in keys[first:first + _FILES_PER_CHUNK]])
             yield (part if first == 0 else "," + part).encode("ascii")
         yield b"}"
@@ -193,6 +195,11 @@ def manifest_chunks(manifest: Manifest) -> Iterator[bytes]:
 
 # Stand-ins for the big parts in the head, replaced as it is written.
 _FILES, _PAGES = "\x00files", "\x00pages"
+
+
+def _file_record(value: tuple[str, dt.datetime]) -> str:
+    object_id, when = value
+    return f"[{_string(object_id)},{int(when.timestamp())}]"
 
 
 def _page_record(value: tuple[str, dt.datetime | None]) -> str:

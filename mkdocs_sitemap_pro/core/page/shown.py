@@ -50,7 +50,7 @@ class Dependencies(NamedTuple):
     """What every page of the build showed, and the files that must not date pages."""
 
     pages: Mapping[str, Shown]
-    exclude: pathspec.PathSpec
+    exclude: pathspec.gitignore.GitIgnoreSpec
     missing: Sequence[str] = ()  # pages neither rendered nor cached: dated by their source
     lines: LineLookup | None = None  # None: files shown in part are dated whole
     api: frozenset[str] = frozenset()  # source files of API objects shown (mkdocstrings)

@@ -204,7 +204,8 @@ class Tracker:
             # Rendered in this build (every page, in most builds): known already. Asked
             # first: a set lookup, before the file's kind and inclusion are checked.
             if (file.src_uri in shown or not file.is_documentation_page()
-                    or not file.inclusion.is_included()):
+                    # The ignore: MkDocs' InclusionLevel methods are untyped.
+                    or not file.inclusion.is_included()):  # type: ignore[no-untyped-call]
                 continue
             src_uri, path = file.src_uri, file.abs_src_path
             if file.generated_by or not path:

@@ -105,7 +105,7 @@ def _loader(config_dir: Path) -> type[yaml.SafeLoader]:
     """A safe YAML loader with the tags of MkDocs' configuration files, made per read
     (``$config_dir`` is the folder of the file named, not of one it inherits)."""
 
-    class Loader(yaml.SafeLoader):
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no stubs: SafeLoader is Any
         """MkDocs' and Zensical's tags, none of them resolved to Python."""
 
     def relative(loader: yaml.SafeLoader, node: yaml.Node) -> object:

@@ -24,6 +24,7 @@ import os
 from collections.abc import Mapping
 from urllib.parse import urljoin
 
+from mkdocs.config.base import LegacyConfig
 from mkdocs.plugins import BasePlugin
 
 from mkdocs_sitemap_pro.core.deploy.versions import root_url
@@ -35,11 +36,13 @@ __all__ = ["MikeEntry", "apply_mike", "moved_folder", "version_language"]
 _MIKE = "mike"
 
 
-class MikeEntry(BasePlugin):  # type: ignore[type-arg]
+# The ignore: MkDocs' BasePlugin.__init_subclass__, run for a subclass, is untyped.
+class MikeEntry(BasePlugin[LegacyConfig]):  # type: ignore[no-untyped-call]
     """mike's plugin entry as data: its options (as written), no event of its own."""
 
     def __init__(self, options: Mapping[str, object]) -> None:
         super().__init__()
+        # As written, not a LegacyConfig: mike's schema is not loaded (the ignore).
         self.config = dict(options)  # type: ignore[assignment]
 
 
