@@ -71,11 +71,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = check(args.target, options)
     except CheckError as error:
-        said = redact_credentials(str(error))  # a URL's user information is never printed
+        reason = redact_credentials(str(error))  # a URL's user information is never printed
         if args.json:
             print(json.dumps({"target": redact_credentials(args.target), "status": 2,
-                              "error": said}))
-        print(printable(f"mkdocs-sitemap-pro check: could not check: {said}"), file=sys.stderr)
+                              "error": reason}))
+        print(printable(f"mkdocs-sitemap-pro check: could not check: {reason}"), file=sys.stderr)
         return 2
     # --json is JSON Lines, as changes --json is: the report is one object on one line.
     text = printable_json(report.as_dict(args.strict)) if args.json \

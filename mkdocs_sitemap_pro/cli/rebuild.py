@@ -57,8 +57,8 @@ def asked_versions(asked: list[str], versions: list[Version], branch: str) -> li
 
 
 def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Path,
-            filename: str, said: set[str] | None = None) -> dict[str, bytes]:
-    """The rebuilt sitemap files of one version, by their path on the branch. ``said``:
+            filename: str, explained: set[str] | None = None) -> dict[str, bytes]:
+    """The rebuilt sitemap files of one version, by their path on the branch. ``explained``:
     what this run said already (a fallback config is explained once)."""
     config_file = config_file.resolve()
     try:
@@ -73,8 +73,8 @@ def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Pa
     how = f"dated by commit {rebuilt.dated_by[:12]}" if rebuilt.dated_by else "undated"
     if rebuilt.config is not None and rebuilt.config != config:
         how += f" with its {rebuilt.config}"
-        if said is not None and config not in said:
-            said.add(config)
+        if explained is not None and config not in explained:
+            explained.add(config)
             print(printable(f"{_NAME}: {config} is not in every commit the versions were "
                             f"deployed from: "
                             f"a commit without it is rebuilt with its own "

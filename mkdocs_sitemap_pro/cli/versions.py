@@ -117,13 +117,13 @@ def run(args: argparse.Namespace) -> int:
         sitemaps: list[Listed] = []
         listed: list[str] = []
         rebuilt: list[str] = []
-        said: set[str] = set()  # what the rebuilds said once for all
+        explained: set[str] = set()  # what the rebuilds said once for all
         for name in dict.fromkeys([*names, *asked]):
             found = _version_sitemaps(_reader(branch, files), settings, name)
             if name in asked or (args.rebuild_all_stale and isinstance(found, str)):
                 files.update(rebuild.rebuild(branch, _path(settings, name), name,
                                              settings.root.join(name) + "/", settings.config_file,
-                                             settings.filename, said))
+                                             settings.filename, explained))
                 rebuilt.append(name)
                 found = _version_sitemaps(_reader(branch, files), settings, name)
             if name not in names:  # rebuilt, but not listed (canonical_version)
@@ -195,8 +195,8 @@ def _settings(args: argparse.Namespace) -> _Settings:
         site = load_site_config(args.config_file)
     except ConfigError as error:
         raise CannotRun(str(error)) from None
-    for said in site.warnings:
-        _say(f"mkdocs-sitemap-pro versions: warning: {said}", error=True)
+    for warning in site.warnings:
+        _say(f"mkdocs-sitemap-pro versions: warning: {warning}", error=True)
     config_file = Path(site.mkdocs.config_file_path)
     mike = _mike_options(site.plugin_options.get(_MIKE))
     status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)

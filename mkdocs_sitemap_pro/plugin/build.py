@@ -48,7 +48,7 @@ from mkdocs_sitemap_pro.plugin.pages import PageCollector, SitemapPage
 from mkdocs_sitemap_pro.plugin.report import log
 
 if TYPE_CHECKING:  # the pipeline takes a Build; a Build only keeps its parts (serve)
-    from mkdocs_sitemap_pro.plugin.pipeline import Part
+    from mkdocs_sitemap_pro.plugin.pipeline import SitemapPart
 
 __all__ = ["Build"]
 
@@ -59,7 +59,7 @@ class Build:
 
     def __init__(self, config: MkDocsConfig, options: SitemapProConfig, *,
                  build_time: dt.datetime | None = None, serving: bool = False,
-                 memos: ServeMemos[Part] | None = None, collector: PageCollector | None = None,
+                 memos: ServeMemos[SitemapPart] | None = None, collector: PageCollector | None = None,
                  files: Files | None = None, texts: LastmodTexts | None = None) -> None:
         self.config, self.options = config, options
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
@@ -85,8 +85,9 @@ class Build:
         self._dater: Dater | None = None
         # Languages built one at a time (`build`): their order; None: static-i18n's, if used.
         self.languages: i18n.LanguageOrder | None = None
-        # Called with what would be written, before anything is: raises to write nothing.
-        self.vet: Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[Part]], None] | None = None
+        # Called with what would be written, before anything is: raises to write nothing
+        # (`build` after Zensical: the builder's sitemap's URLs are all kept).
+        self.check_before_write: Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[SitemapPart]], None] | None = None
         # A page's heading read from the HTML another builder wrote (`build`): a feed's
         # titles then need none of the site's Markdown extensions.
         self.heading_of: HeadingOf | None = None
@@ -164,7 +165,7 @@ class Build:
                 _rendered(page, context), (str(page.title or ""), str(page.meta.get("tags") or "")))
         listed = self.collector.candidate(page.file)
         if listed is not None and self.page_dates is not None and self._dater is not None:
-            self.page_dates.show(page, self._dater.date(listed).when)
+            self.page_dates.put_in_meta(page, self._dater.date(listed).when)
 
     def page_written(self, page: Page, output: str) -> str:
         """``on_post_page``: the rendered head is the last word on noindex and canonical
@@ -176,7 +177,7 @@ class Build:
             images = content_images(page.content, page.canonical_url or page.file.url)
         self.collector.record(page, read_head(output, end), images)
         if self.page_dates is not None:
-            self.page_dates.shown(page, output)
+            self.page_dates.count_in_html(page, output)
             if self.page_dates.in_heads:
                 output = self.page_dates.in_head(page, output, end)
         return output
@@ -186,7 +187,7 @@ class Build:
         pages showed as they converted; the dependency cache is written."""
         if self.tracker is None or self._files is None:
             return
-        self.dater()  # made at on_env: what pages showed as they converted
+        self.ensure_dater()  # made at on_env: what pages showed as they converted
         assert self.dependencies is not None
         shown, trouble = self.tracker.finish(list(self.documentation_pages()))
         if trouble:
@@ -195,7 +196,7 @@ class Build:
             pages=shown, missing=tuple(self.dependencies.missing))
         self.tracker = None  # used up: what it observed lets go with the caches
 
-    def dater(self) -> Dater:
+    def ensure_dater(self) -> Dater:
         """The build's one ``Dater``, made on first use (from ``on_env`` on, or at the
         end of a standalone build): the history and what pages showed are known."""
         if self._dater is None:

@@ -76,7 +76,7 @@ class BuildHistory:
         self._thread: threading.Thread | None = None
         self._result: HistoryMap | None = None
         self._dated: HistoryMap | None = None  # the result, with dates carried (previous)
-        self._said: list[tuple[int, str]] = []  # (level, message) from the thread, to log
+        self._to_log: list[tuple[int, str]] = []  # (level, message) from the thread, to log
         self._known: HistoryMap | None = None  # the last good map, for the next build
         # The last deploy's manifest (``previous``), read once for the builds of one
         # HEAD (static-i18n builds a site once a language), by where it is.
@@ -89,13 +89,13 @@ class BuildHistory:
         (``serving``: under `mkdocs serve`, which deploys nothing: no last deploy read)."""
         self.stop()
         ignored = options.ignore_commits
-        said: list[str] = []  # a bad line of the file, by its number
+        problems: list[str] = []  # a bad line of the file, by its number
         if isinstance(ignored, str):
             try:
-                ignored = read_ignore_revs_file(Path(ignored), said)
+                ignored = read_ignore_revs_file(Path(ignored), problems)
             except OSError as error:
-                said.append(f"ignore_commits: {ignored} cannot be read "
-                            f"({error.strerror or error}); no commit is ignored.")
+                problems.append(f"ignore_commits: {ignored} cannot be read "
+                                f"({error.strerror or error}); no commit is ignored.")
                 ignored = []
         rules = self.options = HistoryOptions(options.git_history, options.git_date,
                                               tuple(ignored))
@@ -104,7 +104,7 @@ class BuildHistory:
         self._signals_back = self._processes.end_on_signals()
         self._result = self._dated = None
         self.last_deploy = None
-        self._said = [(logging.WARNING, message) for message in said]
+        self._to_log = [(logging.WARNING, message) for message in problems]
         steps = _Steps(options.fetch_history == "auto",
                        deploys.previous_location(config, options), options.previous == "auto",
                        options.filename, serving)
@@ -135,7 +135,7 @@ class BuildHistory:
                 else:
                     refused.append(f"{store} cannot be used: {why}")
             for reason in refused:
-                self._said.append((logging.DEBUG, f"{reason}; the history is walked"))
+                self._to_log.append((logging.DEBUG, f"{reason}; the history is walked"))
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
@@ -155,8 +155,8 @@ class BuildHistory:
             try:
                 self._with_previous(result, steps, processes, tried)
             except GitTimeout:  # the commits' dates: keep and carry nothing rather than wait
-                self._said.append((logging.WARNING, "previous: git did not answer in time, "
-                                   "so no date was kept from the last deploy"))
+                self._to_log.append((logging.WARNING, "previous: git did not answer in time, "
+                                     "so no date was kept from the last deploy"))
         if tried:
             self._dated = _advised(self._dated or result, frozenset(tried))
 
@@ -175,15 +175,15 @@ class BuildHistory:
         if result.key.boundary:
             carried = deploys.carry_previous(result, previous, processes)
             self._dated = carried.history
-            said = (carried.info, carried.warning)
+            info, warning = carried.info, carried.warning
             if carried.info == "":
                 tried.add("previous")
         else:  # said once for all the languages of a site
-            said = deploys.previous_said(previous, result.key.options) if not again else ("", "")
-        if said[0]:
-            self._said.append((logging.INFO, said[0]))
-        if said[1]:
-            self._said.append((logging.WARNING, said[1]))
+            info, warning = deploys.previous_messages(previous, result.key.options) if not again else ("", "")
+        if info:
+            self._to_log.append((logging.INFO, info))
+        if warning:
+            self._to_log.append((logging.WARNING, warning))
         self.last_deploy = deploys.last_deploy(previous, result, processes)
 
     def _fetch(self, folder: Path, processes: GitProcesses) -> bool:
@@ -198,8 +198,8 @@ class BuildHistory:
         except NoGit:
             fetched = Fetched(False)
         if fetched.message:
-            self._said.append((logging.INFO if fetched.done else logging.WARNING,
-                               fetched.message))
+            self._to_log.append((logging.INFO if fetched.done else logging.WARNING,
+                                 fetched.message))
         processes.arm()
         return fetched.done or not fetched.message
 
@@ -222,8 +222,8 @@ class BuildHistory:
             self._known = result
         log.debug("git history: " + _HOW[result.made].format(
             counted(result.commits_read, "new commit" if result.made == "forward" else "commit")))
-        warnings = [message for level, message in self._said if level >= logging.WARNING]
-        for level, message in self._said:
+        warnings = [message for level, message in self._to_log if level >= logging.WARNING]
+        for level, message in self._to_log:
             if level < logging.WARNING:
                 log.log(level, message)
         if warnings:  # said with git's own warnings: --strict fails on them

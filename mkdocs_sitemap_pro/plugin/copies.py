@@ -76,9 +76,9 @@ def date_copies(history: GitHistory, sources: Iterable[str], shown: Mapping[str,
     top = history.top or ""
     found: dict[str, frozenset[str]] = {}
     for path, names in sorted(added.sources.items()):
-        said = ", ".join(sorted(os.fsdecode(name) for name in names))
+        holders = ", ".join(sorted(os.fsdecode(name) for name in names))
         log.debug(f"'{path}': the lines it adds to {os.fsdecode(derived[path])} come from "
-                  f"{said}, which date it too")
+                  f"{holders}, which date it too")
         found[path] = frozenset(os.path.join(top, os.fsdecode(name)) for name in names)
     for path in added.unexplained:
         log.warning(

@@ -1,6 +1,6 @@
 """The sitemap's date on the page itself: one date everywhere.
 
-Before a page's template renders, ``PageDates.show`` puts the ``<lastmod>`` text its
+Before a page's template renders, ``PageDates.put_in_meta`` puts the ``<lastmod>`` text its
 sitemap entry will have (the very text: both come from the build's ``LastmodTexts``)
 into ``page.meta.sitemap_lastmod`` (any theme can print it);
 with ``show_date`` under Material, the same calendar date, formatted for the page's
@@ -64,7 +64,7 @@ class PageDates:
         self.compared = self.differ = self.unshown = 0
         self._differs: dict[str, bool] = {}  # src_uri -> their day is not the sitemap's
 
-    def show(self, page: Page, when: Lastmod) -> None:
+    def put_in_meta(self, page: Page, when: Lastmod) -> None:
         """Before the page's template renders: its sitemap date in its meta."""
         # The sitemap leaves out a lastmod later than this (``items.collect``).
         if when is None or utc_key(when) > self._latest:
@@ -81,7 +81,7 @@ class PageDates:
         if self.theirs and isinstance(theirs := meta.get(_THEIR_DATE), str):
             self._differs[page.file.src_uri] = theirs[:10] != text[:10]
 
-    def shown(self, page: Page, output: str) -> None:
+    def count_in_html(self, page: Page, output: str) -> None:
         """After the page is rendered: count its date as shown (and whether it differs)
         only where the HTML shows their date; a page that shows none is counted apart."""
         differs = self._differs.pop(page.file.src_uri, None)

@@ -50,7 +50,7 @@ from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.pages import Collection
 
 __all__ = ["Carry", "Previous", "carry_previous", "last_deploy", "previous_location",
-           "previous_said", "read_previous", "recorded_pages", "write_manifest"]
+           "previous_messages", "read_previous", "recorded_pages", "write_manifest"]
 
 #: Seconds the whole fetch of the last deploy's manifest over HTTP(S) may take.
 FETCH_TIMEOUT = 20.0
@@ -100,7 +100,7 @@ def read_previous(location: str, filename: str, auto: bool = False) -> Previous:
     return Previous(None, False, shown, redact_credentials(read))
 
 
-def previous_said(previous: Previous, mine: HistoryOptions) -> tuple[str, str]:
+def previous_messages(previous: Previous, mine: HistoryOptions) -> tuple[str, str]:
     """What a build with a complete history says of the last deploy's manifest: an INFO
     line, or a WARNING when it could not be had or not used (each '' when none)."""
     if previous.manifest is not None and not _same_rules(previous.manifest.options, mine):

@@ -54,7 +54,7 @@ class Collection:
         self.pages: list[SitemapPage] = []
         self.left_out: dict[str, str] = {}  # src_uri -> reason
         self.problems: list[tuple[str, str]] = []  # (src_uri, message) for warnings
-        self.said: dict[str, PageSays] = {}  # src_uri -> what it said (when pages are kept)
+        self.page_says: dict[str, PageSays] = {}  # src_uri -> what it says (when pages are kept)
         self.clock_bound = False  # a setting was judged against the build time and refused
 
 
@@ -186,7 +186,7 @@ class PageCollector:
             if seen is None:
                 seen = self._unrendered(file)
             if self._kept is not None:  # for a later build to compare (serve) only
-                result.said[file.src_uri] = seen
+                result.page_says[file.src_uri] = seen
             if seen.unparsed_front_matter:
                 result.problems.append(
                     (

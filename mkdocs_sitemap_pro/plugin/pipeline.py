@@ -36,7 +36,7 @@ from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Part", "site_url_of", "write_sitemap"]
+__all__ = ["SitemapPart", "site_url_of", "write_sitemap"]
 
 _EXAMPLE = "https://example.com/docs/"
 
@@ -63,8 +63,9 @@ def _hint(config: MkDocsConfig) -> str:
     return f"set site_url in {name} to the published address, e.g. {_EXAMPLE}"
 
 
-class Part(NamedTuple):
-    """One build's listed pages, dated: a site's only build, or one language's."""
+class SitemapPart(NamedTuple):
+    """One build's part of the sitemap: its listed pages, dated (a site's only build, or
+    one language's); what ``serve_memos.PartsMemo`` keeps."""
 
     files: Files
     listed: list[i18n.Listed]
@@ -97,8 +98,8 @@ def write_sitemap(
     date_on_page.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts],
                                    build.languages)
-    if build.vet is not None:
-        build.vet(site, entries, parts)
+    if build.check_before_write is not None:
+        build.check_before_write(site, entries, parts)
     # The site's own code has the last word on what is listed (a `hooks:` function).
     entries = site_hooks.shape_entries(config, entries, site, build.build_time)
     try:
@@ -172,7 +173,7 @@ def write_sitemap(
     return written
 
 
-def _rendered(parts: Sequence[Part], builds: Sequence[Build], site_dir: Path,
+def _rendered(parts: Sequence[SitemapPart], builds: Sequence[Build], site_dir: Path,
               filename: str) -> RenderedPages | None:
     """What every listed page rendered and the lastmod it got, for the manifest; pages
     not rendered (``--dirty``) as the manifest already in ``site_dir`` recorded them."""
@@ -191,7 +192,7 @@ def _rendered(parts: Sequence[Part], builds: Sequence[Build], site_dir: Path,
 
 def _gather(
     options: SitemapProConfig, build: Build, versioned: mike.VersionBuild | None
-) -> Part:
+) -> SitemapPart:
     """One build's pages: collected (fallback copies of translations and, under mike,
     pages canonical in another version left out), dated; or the last build's, if the
     same."""
@@ -210,16 +211,16 @@ def _gather(
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)
     report.collection(found)
-    dated = date_pages(found.pages, build.dater())
-    part = Part(build.files, _entries(found, dated.lastmods, options), dated, found)
+    dated = date_pages(found.pages, build.ensure_dater())
+    part = SitemapPart(build.files, _entries(found, dated.lastmods, options), dated, found)
     clock_free = options.lastmod != "mtime" and not found.clock_bound and (
         options.lastmod_fallback == "omit" or not dated.undated
     )
     if kept is not None and key is not None and clock_free:
         shows = build.dependencies.pages if build.dependencies is not None else {}
         kept.keep(key, {
-            f.src_uri: page_inputs(found.said[f.src_uri], shows.get(f.src_uri), _source(f), build.history)
-            for f in build.files.documentation_pages() if f.src_uri in found.said
+            f.src_uri: page_inputs(found.page_says[f.src_uri], shows.get(f.src_uri), _source(f), build.history)
+            for f in build.files.documentation_pages() if f.src_uri in found.page_says
         }, part)
     return part
 

@@ -50,7 +50,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):  # type: ignore[no-untyped
         self._build: Build | None = None
         self._history = BuildHistory()  # the git walk, and the last map (serve)
         self._tracking = Tracking()  # the observer and the dependency cache
-        self._memos: ServeMemos[pipeline.Part] = ServeMemos()  # kept for the next (serve)
+        self._memos: ServeMemos[pipeline.SitemapPart] = ServeMemos()  # kept for the next (serve)
         self._languages: i18n.LanguageBuilds[Build] = i18n.LanguageBuilds()
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -121,7 +121,7 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):  # type: ignore[no-untyped
                 self._tracking.line_dates(config, self.config)
                 if self.config.dependencies == "lines" else None,
                 self._history.last_deploy)
-        build.dater()
+        build.ensure_dater()
         # MkDocs' own sitemap would carry the build date on every page: never render it.
         theme.drop_theme_sitemap(config, files)
         return env

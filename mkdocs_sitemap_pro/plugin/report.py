@@ -104,11 +104,11 @@ def disallowed(blocked: list[tuple[str, Rule]], listed: int) -> None:
     if len(blocked) > NAMED:
         urls += f" and {len(blocked) - NAMED:,} more"
     rules = list(dict.fromkeys(str(rule) for _, rule in blocked))
-    said = "; ".join(rules[:NAMED]) + (f"; {len(rules) - NAMED:,} more rules" if len(rules) > NAMED else "")
+    rules_named = "; ".join(rules[:NAMED]) + (f"; {len(rules) - NAMED:,} more rules" if len(rules) > NAMED else "")
     log.warning(
         f"robots.txt disallows {blocked_count(len(blocked), listed)} for every crawler "
         f"(User-agent: *), and search engines report a listed URL they may not crawl as "
-        f"an error: {urls} ({said}); leave these pages out of the sitemap (the "
+        f"an error: {urls} ({rules_named}); leave these pages out of the sitemap (the "
         f"`exclude` option, or `sitemap: false` in their front matter), or change "
         f"robots.txt to allow them"
     )

@@ -83,19 +83,19 @@ class PartsMemo(Generic[P]):
     def recall(self, key: PartKey, rendered: Mapping[str, PageInputs]) -> P | None:
         """The kept part made from ``key``, if every page rendered now (``rendered``)
         says what it said then; None if this build must make its own."""
-        for n, (kept_key, said, part) in enumerate(self._parts):
+        for n, (kept_key, inputs, part) in enumerate(self._parts):
             if kept_key != key:
                 continue
-            if any(said.get(src_uri, now) != now for src_uri, now in rendered.items()):
+            if any(inputs.get(src_uri, now) != now for src_uri, now in rendered.items()):
                 return None
             self._parts.append(self._parts.pop(n))  # the most recently used is kept longest
             return part
         return None
 
-    def keep(self, key: PartKey, said: Mapping[str, PageInputs], part: P) -> None:
-        """Keep the part this build made (``said``: what each of its pages said)."""
+    def keep(self, key: PartKey, inputs: Mapping[str, PageInputs], part: P) -> None:
+        """Keep the part this build made (``inputs``: what each of its pages said)."""
         self._parts = [kept for kept in self._parts if kept[0] != key]
-        self._parts.append((key, said, part))
+        self._parts.append((key, inputs, part))
         del self._parts[:-_KEEP]
 
     def clear(self) -> None:

@@ -191,7 +191,7 @@ def test_store_round_trip(tmp_path: Path) -> None:
     loaded = load_map(store)
     assert loaded is not None and loaded.key == history.key
     assert dict(loaded.changes) == dict(history.changes)
-    assert loaded.said == history.said and history.said  # the unknown SHA's warning
+    assert loaded.map_warnings == history.map_warnings and history.map_warnings  # the unknown SHA's warning
     for change in loaded.changes.values():
         assert isinstance(change, Known)
     assert [p.name for p in store.parent.iterdir()] == ["history.json"]  # no temporary left

@@ -91,14 +91,14 @@ class Deployed(Built):
     """A deploy built by the ``mkdocs`` command (one process a deploy, as in CI: MkDocs
     keeps a hooks module loaded for the life of a process), and what it printed."""
 
-    said: str = ""
+    printed: str = ""
 
 
 def deploy(site: Site, rows: Path, keep: Path | None = None) -> Deployed:
     run = site.cli("build", "--strict", "-v", env={"SITE_ROWS": str(rows)})
     assert run.returncode == 0, run.stderr
     built = Deployed(site.root / "site")
-    built.said = run.stderr
+    built.printed = run.stderr
     if keep is not None:
         shutil.copytree(built.site_dir, keep)
     return built
@@ -149,12 +149,12 @@ def test_what_a_reader_does_not_see_keeps_the_last_deploys_date(deploys) -> None
     assert plain[_url("table")] == utc(day(1))
     assert got[_url("table")] == utc(day(10))
     assert got[_url("new")] == utc(day(10)) and got[_url("")] == utc(day(1))
-    summary = [m for m in second.said.splitlines() if "URLs in" in m][0]
+    summary = [m for m in second.printed.splitlines() if "URLs in" in m][0]
     # quiet.md's lines: git's own date is day 1 already (``dependencies: lines``).
     assert "2 kept the last deploy's date" in summary, summary
     assert "1 re-dated by the commit" in summary, summary
-    assert "page 'table.md': dated by the commit being built" in second.said
-    assert "page 'crlf.md': kept the last deploy's date" in second.said
+    assert "page 'table.md': dated by the commit being built" in second.printed
+    assert "page 'crlf.md': kept the last deploy's date" in second.printed
     # The page shows the date its entry gives: the first deploy's "last update" line.
     shown = [_date_line(folder / "spaces" / "index.html") for folder in (first, second.site_dir)]
     assert shown[0] and shown[0] == shown[1]

@@ -62,8 +62,8 @@ class HistoryMap(NamedTuple):
     """The last change of every file HEAD tracks (git's names: paths from the top level).
 
     ``key`` is None where the map must not be kept: no repository, no git, a failed walk.
-    ``said``: warnings that belong to the map (from ``ls-tree``, ``ignore_commits``),
-    said again whenever it is used; ``warnings``: everything this read has to say.
+    ``map_warnings``: warnings that belong to the map (from ``ls-tree``, ``ignore_commits``),
+    given again whenever it is used; ``warnings``: everything this read has to say.
     """
 
     key: MapKey | None
@@ -72,7 +72,7 @@ class HistoryMap(NamedTuple):
     objects: Mapping[bytes, str] = _NONE  # each file's object id at HEAD (its content)
     links: frozenset[bytes] = frozenset()  # the files that are symbolic links at HEAD
     default: LastChange = Unknown("untracked")  # the answer for a file not in ``changes``
-    said: tuple[str, ...] = ()
+    map_warnings: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     commits_read: int = 0
     made: Made = "full"
@@ -99,8 +99,8 @@ def read_map(
         key = MapKey.of(repo, options)
         if known is not None and known.key == key:
             return HistoryMap(key, known.changes, repo.top, known.objects, known.links,
-                              said=known.said,
-                              warnings=(*warnings, *known.said), made="kept")
+                              map_warnings=known.map_warnings,
+                              warnings=(*warnings, *known.map_warnings), made="kept")
         return _walk(repo, key, warnings, _base_of(known, key), processes)
     except NoGit:
         return HistoryMap(None, {}, default=Unknown("no-git"), warnings=(NO_GIT,), made="none")
@@ -119,17 +119,17 @@ def _base_of(known: HistoryMap | None, key: MapKey) -> Base | None:
 def _walk(repo: Repository, key: MapKey, warnings: list[str], base: Base | None,
           processes: GitProcesses | None) -> HistoryMap:
     """One walk over the history of every file HEAD tracks (from ``base``, if any)."""
-    said: list[str] = []
-    objects, links = tree_objects(repo.top, said, processes=processes)
+    map_warnings: list[str] = []
+    objects, links = tree_objects(repo.top, map_warnings, processes=processes)
     options = key.options
-    ignored = resolve_ignored(repo.top, options.ignore_commits, said, processes=processes)
+    ignored = resolve_ignored(repo.top, options.ignore_commits, map_warnings, processes=processes)
     rule = FirstParentWalk if options.rule == "first-parent" else AllParentsWalk
     walk = rule(repo, set(objects), options.date, ignored, base)
     changes = walk.run(processes)
-    failed = walk.failure is not None or (not objects and bool(said))
-    notes = (*warnings, *said, *([walk.failure] if walk.failure else []))
+    failed = walk.failure is not None or (not objects and bool(map_warnings))
+    notes = (*warnings, *map_warnings, *([walk.failure] if walk.failure else []))
     return HistoryMap(
-        None if failed else key, changes, repo.top, objects, links, said=tuple(said),
+        None if failed else key, changes, repo.top, objects, links, map_warnings=tuple(map_warnings),
         warnings=notes,
         commits_read=walk.commits_read, made="forward" if walk.reached_base else "full",
     )

@@ -55,7 +55,7 @@ def save_map(path: Path, history: HistoryMap) -> str | None:
         "rule": options.rule,
         "date": options.date,
         "ignore_commits": list(options.ignore_commits),
-        "said": list(history.said),
+        "said": list(history.map_warnings),  # the stored key keeps its first name
         "commits": table,
         "files": files,
         "links": sorted(os.fsdecode(name) for name in history.links),
@@ -104,6 +104,6 @@ def _decode(data: dict[str, Any]) -> HistoryMap:
     links = frozenset(os.fsencode(name) for name in strings(data["links"]))
     if not links <= changes.keys():
         raise ValueError("a link that is not a file of the map")
-    said = tuple(printable(text) for text in strings(data["said"]))
-    return HistoryMap(key, changes, key.top, objects, links, said=said, made="kept")
+    map_warnings = tuple(printable(text) for text in strings(data["said"]))
+    return HistoryMap(key, changes, key.top, objects, links, map_warnings=map_warnings, made="kept")
 

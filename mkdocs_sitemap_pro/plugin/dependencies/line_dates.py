@@ -179,8 +179,8 @@ class LineDateStore:
         made: list[bytes] = []
         processes = GitProcesses(timeout, notice=log.info)
         try:
-            said: list[str] = []
-            ignored = resolve_ignored(top, options.ignore_commits, said, processes=processes)
+            problems: list[str] = []
+            ignored = resolve_ignored(top, options.ignore_commits, problems, processes=processes)
             left = list(wanted)
             if options.rule == "first-parent":
                 walked = _walk(top, wanted, options, ignored, boundary, processes)

@@ -34,7 +34,7 @@ from mkdocs_sitemap_pro.plugin.integrations.mike import VERSION_VARIABLE
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError
 
 if TYPE_CHECKING:
-    from mkdocs_sitemap_pro.plugin.pipeline import Part
+    from mkdocs_sitemap_pro.plugin.pipeline import SitemapPart
 
 __all__ = ["BuilderSitemap", "Incomplete"]
 
@@ -67,9 +67,9 @@ class BuilderSitemap:
         if not self.locs or any(loc.startswith(under) for loc in self.locs):
             return
         version = os.environ.get(VERSION_VARIABLE)
-        said = f" ({VERSION_VARIABLE}={version})" if version else f" ({VERSION_VARIABLE} unset)"
+        version_note = f" ({VERSION_VARIABLE}={version})" if version else f" ({VERSION_VARIABLE} unset)"
         raise ConfigError(
-            f"site_url {site_url.url}{said} matches none of the "
+            f"site_url {site_url.url}{version_note} matches none of the "
             f"{counted(len(self.locs), 'URL')} of the sitemap in {self.site_dir}, which "
             f"lists {_held(self.locs)}: that folder holds another site or version than "
             "the one this run dates. Nothing was written and every file was left as it "
@@ -77,7 +77,7 @@ class BuilderSitemap:
             "built with, or name the folder it was built into with --site-dir"
         )
 
-    def vet(self, site: SiteUrl, entries: Sequence[SitemapEntry], parts: Sequence[Part]) -> None:
+    def check_before_write(self, site: SiteUrl, entries: Sequence[SitemapEntry], parts: Sequence[SitemapPart]) -> None:
         """Raise ``Incomplete`` unless ``entries`` cover the builder's URLs in ``site``."""
         inside = {loc for loc in self.locs if loc.startswith(normalise_loc(site.url))}
         if not inside:
@@ -146,7 +146,7 @@ def _held(locs: frozenset[str]) -> str:
     return f"URLs under {folder}"
 
 
-def _left_out(parts: Sequence[Part]) -> set[str]:
+def _left_out(parts: Sequence[SitemapPart]) -> set[str]:
     """The URLs of the pages a rule of the plugin leaves out, normalised."""
     urls = set()
     for part in parts:
@@ -157,10 +157,10 @@ def _left_out(parts: Sequence[Part]) -> set[str]:
     return urls
 
 
-def _reasons(parts: Sequence[Part]) -> str:
+def _reasons(parts: Sequence[SitemapPart]) -> str:
     """How many pages were left out, and the most common reasons why."""
     reasons = Counter(reason for part in parts for reason in part.found.left_out.values())
     if not reasons:
         return "no page of docs_dir has HTML there"
-    said = "; ".join(f"{count}: {reason}" for reason, count in reasons.most_common(_SHOWN))
-    return f"{sum(reasons.values())} pages left out: {said}"
+    counts = "; ".join(f"{count}: {reason}" for reason, count in reasons.most_common(_SHOWN))
+    return f"{sum(reasons.values())} pages left out: {counts}"

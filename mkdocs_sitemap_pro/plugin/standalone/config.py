@@ -108,7 +108,7 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
         settings["site_dir"] = os.path.abspath(site_dir)
     config = MkDocsConfig(config_file_path=str(path))
     config.load_dict(settings)
-    with _theme_unsaid():
+    with _theme_loaded_quietly():
         errors, warnings = config.validate()
     if errors:
         name, reason = errors[0]
@@ -122,13 +122,13 @@ def load_site_config(config_file: str | None, site_dir: str | None = None,
     _keep_theme_facts(config, raw.get("theme"), path.parent)
     entries = _plugin_entries(raw.get("plugins"))
     options, option_warnings = _plugin_options(entries.get(PLUGIN), path, replaced.options)
-    said = [f"Config value '{name}': {text}" for name, text in warnings] + read.warnings
-    said += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
-    return SiteConfig(config, options, frozenset(entries), tuple(said), entries)
+    messages = [f"Config value '{name}': {text}" for name, text in warnings] + read.warnings
+    messages += [f"Config value 'plugins': Plugin '{PLUGIN}' option '{key}': {text}" for key, text in option_warnings]
+    return SiteConfig(config, options, frozenset(entries), tuple(messages), entries)
 
 
 @contextmanager
-def _theme_unsaid() -> Iterator[None]:
+def _theme_loaded_quietly() -> Iterator[None]:
     """Checking the config makes MkDocs' default theme (``_keep_theme_facts`` says why),
     and MkDocs says so at DEBUG ("Loaded theme configuration for 'mkdocs'"): no theme of
     the site, so ``-v`` does not print it. Its warnings and errors still go through."""

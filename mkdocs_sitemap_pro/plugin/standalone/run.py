@@ -159,7 +159,7 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     build_time = get_build_datetime()
     history = _history(site) if options.lastmod == "git" else _NO_HISTORY
     main, earlier, order = _builds(site, history, build_time)
-    main.languages, main.vet = order, builder.vet
+    main.languages, main.check_before_write = order, builder.check_before_write
     try:
         written = pipeline.write_sitemap(options, main, earlier)
     except PluginError as error:
