@@ -341,37 +341,55 @@ def _rendered(obj: Any, options: Mapping[str, Any], *, root: bool) -> Iterator[A
         target = obj.final_target if getattr(obj, "is_alias", False) else obj
         if not (target.is_module or target.is_class):
             return
-        inherited = options.get("inherited_members", False)
-        source = target.all_members if inherited else target.members
-        members = list(source.values())
-        if isinstance(inherited, list):
-            members = [m for m in members if not m.inherited or m.name in inherited]
-        elif inherited is not True:
-            members = [m for m in members if not m.inherited]
         chosen = options.get("members") if root else None
         filters = options.get("filters", _DEFAULT_FILTERS)
-        if chosen is True:
-            pass
-        elif chosen is False or chosen == []:
-            members = [m for m in members if m.inherited]
-        elif isinstance(chosen, list):
-            members = [m for m in members if m.name in chosen]
-        elif filters == "public":
-            members = [m for m in members if m.is_public]
-        elif filters:
-            members = [m for m in members if _keep(m.name, filters)]
+        members = _chosen(_inherited(target, options), chosen, filters)
     except Exception:  # noqa: BLE001 - an alias that does not resolve: the object alone
         return
     for member in members:
-        try:
-            if (chosen is None and filters != "public" and member.is_alias
-                    and not member.is_public):
-                continue  # imported, not re-exported: not rendered
-            if member.is_module and not options.get("show_submodules", False):
-                continue
-        except Exception:  # noqa: BLE001 - an alias that does not resolve: not rendered
-            continue
-        yield from _rendered(member, options, root=False)
+        if _shown(member, options, chosen, filters):
+            yield from _rendered(member, options, root=False)
+
+
+def _inherited(target: Any, options: Mapping[str, Any]) -> list[Any]:
+    """The members of ``target`` with the inherited ones ``inherited_members`` asks for:
+    all of them (``true``), those named (a list), or none."""
+    inherited = options.get("inherited_members", False)
+    source = target.all_members if inherited else target.members
+    members = list(source.values())
+    if isinstance(inherited, list):
+        return [m for m in members if not m.inherited or m.name in inherited]
+    if inherited is not True:
+        return [m for m in members if not m.inherited]
+    return members
+
+
+def _chosen(members: list[Any], chosen: Any, filters: Any) -> list[Any]:
+    """``members`` kept by the ``members`` option (a root object's only) or, without it,
+    by ``filters``, as mkdocstrings-python chooses them."""
+    if chosen is True:
+        return members
+    if chosen is False or chosen == []:
+        return [m for m in members if m.inherited]
+    if isinstance(chosen, list):
+        return [m for m in members if m.name in chosen]
+    if filters == "public":
+        return [m for m in members if m.is_public]
+    if filters:
+        return [m for m in members if _keep(m.name, filters)]
+    return members
+
+
+def _shown(member: Any, options: Mapping[str, Any], chosen: Any, filters: Any) -> bool:
+    """Whether ``member`` is rendered: not an import that is not re-exported, not a
+    submodule unless ``show_submodules``, not an alias that does not resolve."""
+    try:
+        if (chosen is None and filters != "public" and member.is_alias
+                and not member.is_public):
+            return False  # imported, not re-exported: not rendered
+        return not (member.is_module and not options.get("show_submodules", False))
+    except Exception:  # noqa: BLE001 - an alias that does not resolve: not rendered
+        return False
 
 
 def _keep(name: str, filters: list[str]) -> bool:
