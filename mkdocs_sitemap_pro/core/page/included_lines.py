@@ -30,32 +30,44 @@ def snippet_lines(path: Path, lines_suffix: str | None, section_suffix: str | No
     if text is None or not (lines_suffix or section_suffix):
         return None
     lines = text.split("\n") if text else []
-    total, picked = len(lines), set[int]()
-    if lines_suffix:
-        for nums in lines_suffix[1:].split(","):
-            span = nums.split(":")
-            first = int(span[0]) if span[0] else None
-            first = first if first is None or first < 0 else max(0, first - 1)
-            last = int(span[1]) if len(span) > 1 and span[1] else None
-            start = min(max(total + first, 0), total) if first and first < 0 else first
-            end = min(max(total + 1 + last, 0), total) if last and last < 0 else last
-            picked.update(range(*slice(start, end).indices(total)))
-    else:
-        section, inside, found = (section_suffix or ':')[1:], False, False
-        marker_line = re.compile(_SECTION)
-        for n, line in enumerate(lines):
-            marker = marker_line.match(line) if "8<-" in line else None
-            if marker and not marker.group("escape"):
-                if marker.group("name") == section:
-                    if marker.group("type") != "start":  # [END:x], [START:x] too
-                        break  # the end, or an end before any start
-                    inside = found = True
-                continue  # markers are not shown
-            if inside:
-                picked.add(n)
-        if not found:
-            return None
+    picked = (_ranged(lines_suffix, len(lines)) if lines_suffix
+              else _sectioned(lines, (section_suffix or ':')[1:]))
+    if picked is None:
+        return None
     return _part({n + 1 for n in picked}, text)
+
+
+def _ranged(lines_suffix: str, total: int) -> set[int]:
+    """The 0-based lines ``:10:20,30:`` picks of ``total``, as ``extract_lines`` slices
+    them (negative numbers count from the end)."""
+    picked = set[int]()
+    for nums in lines_suffix[1:].split(","):
+        span = nums.split(":")
+        first = int(span[0]) if span[0] else None
+        first = first if first is None or first < 0 else max(0, first - 1)
+        last = int(span[1]) if len(span) > 1 and span[1] else None
+        start = min(max(total + first, 0), total) if first and first < 0 else first
+        end = min(max(total + 1 + last, 0), total) if last and last < 0 else last
+        picked.update(range(*slice(start, end).indices(total)))
+    return picked
+
+
+def _sectioned(lines: list[str], section: str) -> set[int] | None:
+    """The 0-based lines between the ``[start:section]`` and ``[end:section]`` markers,
+    as ``extract_section`` keeps them; None when the section does not start."""
+    picked, inside, found = set[int](), False, False
+    marker_line = re.compile(_SECTION)
+    for n, line in enumerate(lines):
+        marker = marker_line.match(line) if "8<-" in line else None
+        if marker and not marker.group("escape"):
+            if marker.group("name") == section:
+                if marker.group("type") != "start":  # [END:x], [START:x] too
+                    break  # the end, or an end before any start
+                inside = found = True
+            continue  # markers are not shown
+        if inside:
+            picked.add(n)
+    return picked if found else None
 
 
 def marked_lines(path: Path, start: str | None, end: str | None, encoding: str) -> Picked:
