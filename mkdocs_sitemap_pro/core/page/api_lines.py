@@ -105,34 +105,57 @@ def _own_lines(target: Any, show_source: bool, doc: Any, is_function: bool) -> R
     """The lines of its own file an object shows (None: not known); ``doc``: its
     docstring, if written there (one taken from another object is counted in its
     owner's file)."""
-    doc_lines: Ranges = []
+    is_module = not is_function and getattr(target, "is_module", False)
     if doc is not None and (doc.lineno is None or doc.endlineno is None):
         # griffe-typingdoc: a docstring made from annotations, without lines; the
         # object's own lines (signature through its end) hold them.
-        if not is_function and getattr(target, "is_module", False):
+        if is_module:
             return None
         show_source, doc = True, None
-    if doc is not None:
-        doc_lines = [(doc.lineno, doc.endlineno)]
-    if not is_function and getattr(target, "is_module", False):
+    doc_lines: Ranges = [] if doc is None else [(doc.lineno, doc.endlineno)]
+    if is_module:
         return doc_lines  # its docstring only: a module's source is not shown
+    span = _span(target)
+    if span is None:
+        return None
+    return _shown_of_span(target, span, show_source, doc, doc_lines, is_function)
+
+
+def _span(target: Any) -> tuple[int, int] | None:
+    """An object's first line (its first decorator's, if any) and last line, as griffe
+    knows them (None: it does not)."""
     start, end = target.lineno, target.endlineno
     if start is None or end is None:
         return None
     for decorator in getattr(target, "decorators", None) or ():
         if decorator.lineno is not None:
             start = min(start, decorator.lineno)
+    return start, end
+
+
+def _shown_of_span(target: Any, span: tuple[int, int], show_source: bool, doc: Any,
+                   doc_lines: Ranges, is_function: bool) -> Ranges:
+    """The lines of ``span`` (an object's, decorators included) it shows, with its
+    docstring's ``doc_lines``: all of them with its source or for an attribute, else
+    its signature and docstring."""
+    start, end = span
     is_class = not is_function and getattr(target, "is_class", False)
     if show_source or not (is_class or is_function):
         return [(start, end), *doc_lines]  # an attribute's value is shown, a type alias's
     if doc is not None and start <= doc.lineno <= end:
         return [(start, doc.endlineno)]  # signature, then docstring
     if is_class:
-        firsts = [m.lineno for m in target.members.values()
-                  if not getattr(m, "is_alias", False) and m.lineno is not None
-                  and target.lineno < m.lineno <= end]
-        return [(start, min(firsts) - 1 if firsts else end), *doc_lines]
+        return [(start, _head_end(target, end)), *doc_lines]
     return [(start, end), *doc_lines]  # where a function's signature ends is not known
+
+
+def _head_end(target: Any, end: int) -> int:
+    """The last line of a class without a docstring that is shown: the one before its
+    first member (not an alias), else its last line."""
+    firsts = [m.lineno for m in target.members.values()
+              if not getattr(m, "is_alias", False) and m.lineno is not None
+              and target.lineno < m.lineno <= end]
+    return min(firsts) - 1 if firsts else end
 
 
 def _signature_lines(function: Any, show_source: bool, where: dict[Any, list[str]],
