@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -181,40 +181,56 @@ def count_unlisted(listed: set[str], source: LocalSource, found: Findings,
     canonical elsewhere are not pages that belong in a sitemap; nor are those a manifest
     (``manifests``: its folder's URL, the keys of the pages it left out) names.
     """
-    site, folder, root = source.site, source.folder, source.root
-    aliases = _aliases(folder)
-    missing: list[str] = []
-    for current, dirs, names in os.walk(folder):
-        top = current == str(folder)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (top and d in aliases))
-        rel_dir = Path(current).relative_to(folder).as_posix()
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        for name in sorted(names):
-            if not name.endswith((".html", ".htm")):
-                continue
-            rel = prefix if name == "index.html" else prefix + name
-            if _error_page(rel, folder):
-                continue
-            try:
-                url = normalise_loc(site.url + rel)
-            except ValueError:
-                continue
-            if url in listed or url + "index.html" in listed or (
-                name == "index.html" and site.url + prefix + name in listed
-            ):
-                continue
-            if _left_out(site.url + rel, manifests):
-                continue
-            text = _read(root / rel_dir / name, root)
-            if text is None or not _rendered_page(text):
-                continue
-            head = read_head(text)
-            if head.noindex or head.refresh or _canonical_elsewhere(head, url):
-                continue
-            missing.append(url)
+    missing = [url for rel_dir, prefix, name in _html_files(source.folder)
+               if (url := _unlisted(rel_dir, prefix, name, listed, source, manifests)) is not None]
     if missing:
         examples = ", ".join(missing[:_EXAMPLES]) + (", …" if len(missing) > _EXAMPLES else "")
         found.warning("page-unlisted", ".",
                       f"{len(missing):,} built page{'s are' if len(missing) != 1 else ' is'} "
                       f"not in the sitemap: {examples}")
     return len(missing)
+
+
+def _html_files(folder: Path) -> Iterator[tuple[str, str, str]]:
+    """The ``.html`` files of a built site, in order, as (folder relative to the site's,
+    its URL prefix, file name): hidden folders and mike's alias folders left out."""
+    aliases = _aliases(folder)
+    for current, dirs, names in os.walk(folder):
+        top = current == str(folder)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (top and d in aliases))
+        rel_dir = Path(current).relative_to(folder).as_posix()
+        prefix = "" if rel_dir == "." else rel_dir + "/"
+        for name in sorted(names):
+            if name.endswith((".html", ".htm")):
+                yield rel_dir, prefix, name
+
+
+def _unlisted(rel_dir: str, prefix: str, name: str, listed: set[str], source: LocalSource,
+              manifests: Sequence[tuple[str, frozenset[str]]]) -> str | None:
+    """The URL of the built page ``rel_dir/name`` if it wants indexing but is not
+    listed (None: listed, or not a page that belongs in a sitemap)."""
+    site, folder = source.site, source.folder
+    rel = prefix if name == "index.html" else prefix + name
+    if _error_page(rel, folder):
+        return None
+    try:
+        url = normalise_loc(site.url + rel)
+    except ValueError:
+        return None
+    if url in listed or url + "index.html" in listed or (
+        name == "index.html" and site.url + prefix + name in listed
+    ):
+        return None
+    if _left_out(site.url + rel, manifests):
+        return None
+    return url if _wants_indexing(source.root / rel_dir / name, source.root, url) else None
+
+
+def _wants_indexing(path: Path, root: Path, url: str) -> bool:
+    """Whether the file at ``path`` is a rendered page that is not noindex, a redirect
+    stub or canonical elsewhere."""
+    text = _read(path, root)
+    if text is None or not _rendered_page(text):
+        return False
+    head = read_head(text)
+    return not (head.noindex or head.refresh or _canonical_elsewhere(head, url))
