@@ -41,9 +41,9 @@ from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.run import sitemaps_from_robots, start_of
+from mkdocs_sitemap_pro.core.check.run import Start, sitemaps_from_robots, start_of
 from mkdocs_sitemap_pro.core.check.sources import FetchError, Source
-from mkdocs_sitemap_pro.core.check.tree import Loaded, TreeLimits, follow
+from mkdocs_sitemap_pro.core.check.tree import Loaded, Tree, TreeLimits, follow
 from mkdocs_sitemap_pro.core.deploy.manifest import (
     MAX_BYTES,
     Manifest,
@@ -98,12 +98,7 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
 
     ``fallback_site_url`` is the URL a folder that cannot tell its own (no robots.txt)
     is taken to be published at: the other tree's, for two deploys of one site."""
-    try:
-        start = start_of(target, options)
-    except CheckError:
-        if fallback_site_url is None or options.site_url is not None:
-            raise
-        start = start_of(target, dataclasses.replace(options, site_url=fallback_site_url))
+    start = _start(target, options, fallback_site_url)
     # What robots.txt and the files break of the protocol is check's business, not ours:
     # only what was not read counts (``_NOT_READ``).
     entries = start.files or sitemaps_from_robots(start, Findings())
@@ -111,6 +106,28 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
     now = options.now or dt.datetime.now(UTC)
     walked = Findings()
     tree = follow(entries, start.source, start.site, limits, now, walked)
+    _refuse_partial(tree, walked, target)
+    urls = _lastmods(tree.files)
+    owners = _owners(tree.files)
+    manifests = _manifests(dict.fromkeys(owners.values()), start.source)
+    return SitemapUrls(start.site.url, urls, _entry_files(entries, manifests),
+                       _fingerprints(tree.files, owners, manifests))
+
+
+def _start(target: str, options: CheckOptions, fallback_site_url: str | None) -> Start:
+    """Where ``target`` is read from; a folder that cannot tell its own URL is taken to
+    be published at ``fallback_site_url``, unless the options name one."""
+    try:
+        return start_of(target, options)
+    except CheckError:
+        if fallback_site_url is None or options.site_url is not None:
+            raise
+        return start_of(target, dataclasses.replace(options, site_url=fallback_site_url))
+
+
+def _refuse_partial(tree: Tree, walked: Findings, target: str) -> None:
+    """Raise ``NoSitemap`` when no file of the tree exists, ``CheckError`` when part of
+    it was not read: its missing URLs would read as removed."""
     problems = [f for f in walked.items if f.rule in _NOT_READ]
     if not tree.files and problems and all(f.rule == "missing" for f in problems):
         raise NoSitemap(f"there is no sitemap at {target}: "
@@ -118,21 +135,29 @@ def read_urls(target: str, options: CheckOptions, fallback_site_url: str | None 
     if problems:
         raise CheckError(f"the sitemap tree at {target} could not be read whole: "
                          + "; ".join(_named_once(f.file, f.message, target) for f in problems))
+
+
+def _lastmods(files: list[Loaded]) -> dict[str, str | None]:
+    """Each loc the sitemaps (not the indexes) list, in order, with its newest lastmod."""
     urls: dict[str, str | None] = {}
-    for loaded in tree.files:
+    for loaded in files:
         if not loaded.doc.file.is_index:
             for entry in loaded.doc.file.entries:
                 if entry.loc and (entry.loc not in urls or _newer(entry.lastmod, urls[entry.loc])):
                     urls[entry.loc] = entry.lastmod
-    owners = _owners(tree.files)
-    manifests = _manifests(dict.fromkeys(owners.values()), start.source)
+    return urls
+
+
+def _entry_files(entries: list[str], manifests: Mapping[str, Manifest],
+                 ) -> dict[str, tuple[str, dt.datetime]] | None:
+    """The hashed files the manifests beside the entry sitemaps recorded (None: none
+    has one; a manifest that does not parse counts as none)."""
     files: dict[str, tuple[str, dt.datetime]] | None = None
-    for url in entries:  # a manifest that does not parse counts as none
+    for url in entries:
         found = manifests.get(url)
         if found is not None:
             files = {**(files or {}), **found.files}
-    return SitemapUrls(start.site.url, urls, files,
-                       _fingerprints(tree.files, owners, manifests))
+    return files
 
 
 def _named_once(file: str, message: str, target: str) -> str:
