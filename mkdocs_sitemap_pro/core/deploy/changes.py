@@ -285,26 +285,34 @@ def compare(old: SitemapUrls, new: SitemapUrls) -> list[Change]:
         if url not in old.urls:
             found["added"].append(Change(url, "added", None, text))
             continue
-        before = old.urls[url]
-        was, now = _value(before), _value(text)
-        order = _order(was, now) if was is not None and now is not None else None
-        rendered = _rendered_changed(old.rendered.get(url), new.rendered.get(url))
-        if order is not None and order < 0:  # the sitemap is wrong, whatever was rendered
-            found["backwards"].append(Change(url, "backwards", before, text,
-                                             "rendered" if rendered else ""))
-        elif rendered is not None:  # fingerprints decide: a lastmod moving is no change
-            if rendered:
-                found["updated"].append(Change(url, "updated", before, text, "rendered"))
-        elif order is None:
-            continue  # a missing or unreadable lastmod says nothing about a change
-        elif order > 0:
-            found["updated"].append(Change(url, "updated", before, text, "lastmod"))
-        elif manifests and now is not None and _content_changed(
-                now, old.files or {}, new.files or {}):
-            found["updated"].append(Change(url, "updated", before, text, "content"))
+        change = _change(url, text, old, new, manifests)
+        if change is not None:
+            found[change.kind].append(change)
     found["removed"] = [Change(url, "removed", text, None)
                         for url, text in old.urls.items() if url not in new.urls]
     return [change for kind in KINDS for change in found[kind]]
+
+
+def _change(url: str, text: str | None, old: SitemapUrls, new: SitemapUrls,
+            manifests: bool) -> Change | None:
+    """How a URL both trees list changed (None: it did not, or nothing says it did):
+    back in date whatever was rendered, else by fingerprints, else by lastmod, else by
+    the content of a file that dated it (``manifests``: both trees have one)."""
+    before = old.urls[url]
+    was, now = _value(before), _value(text)
+    order = _order(was, now) if was is not None and now is not None else None
+    rendered = _rendered_changed(old.rendered.get(url), new.rendered.get(url))
+    if order is not None and order < 0:  # the sitemap is wrong, whatever was rendered
+        return Change(url, "backwards", before, text, "rendered" if rendered else "")
+    if rendered is not None:  # fingerprints decide: a lastmod moving is no change
+        return Change(url, "updated", before, text, "rendered") if rendered else None
+    if order is None:
+        return None  # a missing or unreadable lastmod says nothing about a change
+    if order > 0:
+        return Change(url, "updated", before, text, "lastmod")
+    if manifests and now is not None and _content_changed(now, old.files or {}, new.files or {}):
+        return Change(url, "updated", before, text, "content")
+    return None
 
 
 def _rendered_changed(old: tuple[str, str] | None, new: tuple[str, str] | None) -> bool | None:
