@@ -43,62 +43,63 @@ class AllParentsWalk(Walk):
         head = self.head.encode("ascii")
         self.pending: dict[bytes, set[bytes]] = {head: set(self.want)}
         self.open = len(self.want)
+        self.commits_read = 0
         date_prefix = b"committer " if self.date == "committer" else b"author "
         state = 0  # 0: header, 1: name, 2: status or end of section
-        sha = b""
-        files: set[bytes] | None = None
-        parents: list[bytes] = []
-        when_line = b""
-        sections: dict[bytes, list[bytes]] = {}
+        commit = _Commit(b"", None, [], b"")
         names: list[bytes] | None = None
         base = self.base.head if self.base is not None else None
-        commits = 0
-        try:
-            for tokens in chunks:
-                for tok in tokens:
-                    if state == 1:
-                        if names is not None:
-                            names.append(tok)
-                        state = 2
-                        continue
-                    if state == 2:
-                        state = 1 if tok else 0
-                        continue
-                    # A header.
-                    has_diff = not tok.endswith(b"\n")
-                    end = tok.find(b"\n")
-                    first = tok[7:end].split(b" ")  # after "commit "
-                    if first[0] != sha:
-                        if files is not None:
-                            self._step(sha, files, parents, sections, when_line)
-                            if not self.open:
-                                return True
-                        sha = first[0]
-                        files = self.pending.pop(sha, None)
-                        if sha == base and files is not None:
-                            before = len(files)
-                            files = self.from_base(files) or None
-                            self.open -= before - (len(files) if files else 0)
-                            if not self.open:
-                                return True
-                        else:
-                            commits += 1
-                        sections = {}
-                        if files is not None:
-                            parents, when_line = _raw_header(tok, date_prefix)
-                            if sha in self.boundary:
-                                parents = []
-                    if files is not None and has_diff:
-                        source = first[2][:-1] if len(first) > 2 else b""
-                        names = sections.setdefault(source, [])
-                    else:
-                        names = None
-                    state = 1 if has_diff else 0
-            if files is not None:
-                self._step(sha, files, parents, sections, when_line)
-            return not self.open
-        finally:
-            self.commits_read = commits
+        for tokens in chunks:
+            for tok in tokens:
+                if state == 1:
+                    if names is not None:
+                        names.append(tok)
+                    state = 2
+                    continue
+                if state == 2:
+                    state = 1 if tok else 0
+                    continue
+                # A header.
+                has_diff = not tok.endswith(b"\n")
+                first = tok[7:tok.find(b"\n")].split(b" ")  # after "commit "
+                if first[0] != commit.sha:
+                    following = self._next_commit(commit, first[0], tok, date_prefix, base)
+                    if following is None:
+                        return True
+                    commit = following
+                names = commit.section(first) if commit.files is not None and has_diff else None
+                state = 1 if has_diff else 0
+        if commit.files is not None:
+            self._step(commit.sha, commit.files, commit.parents, commit.sections,
+                       commit.when_line)
+        return not self.open
+
+    def _next_commit(self, done: _Commit, sha: bytes, tok: bytes, date_prefix: bytes,
+                     base: bytes | None) -> _Commit | None:
+        """Answer or move on the files that reached ``done``, then start reading commit
+        ``sha`` (``tok``: its first header); None once every file is answered."""
+        if done.files is not None:
+            self._step(done.sha, done.files, done.parents, done.sections, done.when_line)
+            if not self.open:
+                return None
+        files = self.pending.pop(sha, None)
+        if sha == base and files is not None:
+            files = self._at_base(files)
+            if not self.open:
+                return None
+        else:
+            self.commits_read += 1
+        if files is None:
+            return _Commit(sha, None, [], b"")
+        parents, when_line = _raw_header(tok, date_prefix)
+        return _Commit(sha, files, [] if sha in self.boundary else parents, when_line)
+
+    def _at_base(self, files: set[bytes]) -> set[bytes] | None:
+        """The files that reached the base and that its answers leave open (None: none)."""
+        before = len(files)
+        left = self.from_base(files) or None
+        self.open -= before - (len(left) if left else 0)
+        return left
 
     def _give(self, parent: bytes, files: set[bytes]) -> None:
         """Move files on to a parent, merging the smaller set into the larger."""
@@ -162,6 +163,24 @@ class AllParentsWalk(Walk):
             for key in remaining:
                 self.answer(key, sha, when)
             self.open -= len(remaining)
+
+
+class _Commit:
+    """The commit whose sections are being read: the files that reached it (None: none
+    did, its sections are skipped), its parents, its date line, each parent's diff."""
+
+    __slots__ = ("files", "parents", "sections", "sha", "when_line")
+
+    def __init__(self, sha: bytes, files: set[bytes] | None, parents: list[bytes],
+                 when_line: bytes) -> None:
+        self.sha, self.files, self.parents, self.when_line = sha, files, parents, when_line
+        self.sections: dict[bytes, list[bytes]] = {}
+
+    def section(self, first: list[bytes]) -> list[bytes]:
+        """The names of the diff a section header's first line (split at spaces) opens:
+        against the parent its ``(from <parent>)`` names, or the only one."""
+        source = first[2][:-1] if len(first) > 2 else b""
+        return self.sections.setdefault(source, [])
 
 
 def _raw_header(token: bytes, date_prefix: bytes) -> tuple[list[bytes], bytes]:
