@@ -124,45 +124,66 @@ class AllParentsWalk(Walk):
         if not files:
             return
         if sha in self.ignored:
-            for diff in sections.values():
-                self.touched_by_ignored.update(n for n in diff if n in files)
+            self._pass_ignored(files, parents, sections)
+            return
+        remaining = (self._changed_by_one(files, parents, sections) if len(parents) <= 1
+                     else self._changed_by_merge(files, parents, sections))
+        if remaining:
+            self._answer_here(sha, remaining, when_line)
+
+    def _pass_ignored(self, files: set[bytes], parents: list[bytes],
+                      sections: dict[bytes, list[bytes]]) -> None:
+        """An ignored commit: note the files it touched and pass them all on to its first
+        parent (at a root they are closed unanswered)."""
+        for diff in sections.values():
+            self.touched_by_ignored.update(n for n in diff if n in files)
+        if parents:
+            self._give(parents[0], files)
+        else:
+            self.open -= len(files)
+
+    def _changed_by_one(self, files: set[bytes], parents: list[bytes],
+                        sections: dict[bytes, list[bytes]]) -> set[bytes]:
+        """A commit with one parent (or none): the files it changes, the answer here; the
+        others move on to its parent."""
+        diff = next(iter(sections.values()), [])
+        changed = {n for n in diff if n in files}
+        files.difference_update(changed)
+        if files:
             if parents:
                 self._give(parents[0], files)
-            else:
+            else:  # absent from a root: only after an ignored commit added it
                 self.open -= len(files)
-            return
+        return changed
+
+    def _changed_by_merge(self, files: set[bytes], parents: list[bytes],
+                          sections: dict[bytes, list[bytes]]) -> set[bytes]:
+        """A merge: each file moves on to the first parent it is unchanged in (TREESAME
+        to); those changed against every parent are the answer here."""
         remaining = files
-        if len(parents) <= 1:
-            diff = next(iter(sections.values()), [])
-            changed = {n for n in diff if n in remaining}
-            remaining.difference_update(changed)
-            if remaining:
-                if parents:
-                    self._give(parents[0], remaining)
-                else:  # absent from a root: only after an ignored commit added it
-                    self.open -= len(remaining)
-            remaining = changed
-        else:
-            for parent in parents:
-                parent_diff = sections.get(parent)
-                if not parent_diff:
-                    self._give(parent, remaining)
-                    return
-                stay = {n for n in parent_diff if n in remaining}
-                if len(stay) == len(remaining):
-                    continue
-                remaining.difference_update(stay)
+        for parent in parents:
+            parent_diff = sections.get(parent)
+            if not parent_diff:
                 self._give(parent, remaining)
-                remaining = stay
-                if not remaining:
-                    return
-        if remaining:
-            when = self._dates.get(sha)
-            if when is None:
-                when = self._dates[sha] = raw_date(when_line, self.zones)
-            for key in remaining:
-                self.answer(key, sha, when)
-            self.open -= len(remaining)
+                return set()
+            stay = {n for n in parent_diff if n in remaining}
+            if len(stay) == len(remaining):
+                continue
+            remaining.difference_update(stay)
+            self._give(parent, remaining)
+            remaining = stay
+            if not remaining:
+                return remaining
+        return remaining
+
+    def _answer_here(self, sha: bytes, files: set[bytes], when_line: bytes) -> None:
+        """Answer ``files`` with commit ``sha``, dated by its ``when_line`` (read once)."""
+        when = self._dates.get(sha)
+        if when is None:
+            when = self._dates[sha] = raw_date(when_line, self.zones)
+        for key in files:
+            self.answer(key, sha, when)
+        self.open -= len(files)
 
 
 class _Commit:
