@@ -212,6 +212,20 @@ def parse_manifest(data: bytes) -> Manifest:
 
     Nothing in it is trusted beyond its shape: every value is type-checked, every date
     must be a zoned ISO 8601 datetime, and the size is capped (``MAX_BYTES``)."""
+    top = _header(data)
+    commit, options, files = top.get("commit"), top.get("options"), top.get("files")
+    if not isinstance(commit, str) or not isinstance(options, dict) or not isinstance(files, dict):
+        raise ManifestError("it lacks its commit, options or files")
+    rules = _history_rules(options)
+    read = _file_entries(files)
+    left_out = top.get("left_out", [])
+    if not isinstance(left_out, list) or not all(isinstance(k, str) for k in left_out):
+        raise ManifestError("its left_out is not a list of keys")
+    return Manifest(commit, rules, read, frozenset(left_out), _rendered(top))
+
+
+def _header(data: bytes) -> dict[str, object]:
+    """A manifest's top object, once its size, JSON, format and version are ours."""
     if len(data) > MAX_BYTES:
         raise ManifestError(f"it is larger than {MAX_BYTES:,} bytes")
     try:
@@ -222,17 +236,23 @@ def parse_manifest(data: bytes) -> Manifest:
         raise ManifestError("it is not a mkdocs-sitemap-pro manifest")
     if top.get("version") != VERSION:
         raise ManifestError(f"its format version is {top.get('version')!r}, not {VERSION}")
-    commit, options, files = top.get("commit"), top.get("options"), top.get("files")
-    if not isinstance(commit, str) or not isinstance(options, dict) or not isinstance(files, dict):
-        raise ManifestError("it lacks its commit, options or files")
+    return top
+
+
+def _history_rules(options: dict[str, object]) -> HistoryOptions:
+    """The history options a manifest was made with, checked as a build checks them."""
     ignored = options.get("ignore_commits")
     if not isinstance(ignored, list) or not all(isinstance(s, str) for s in ignored):
         raise ManifestError("its ignore_commits is not a list of commits")
     try:
-        rules = HistoryOptions(options.get("git_history"), options.get("git_date"),  # type: ignore[arg-type]
-                               tuple(ignored))
+        return HistoryOptions(options.get("git_history"), options.get("git_date"),  # type: ignore[arg-type]
+                              tuple(ignored))
     except ValueError as error:
         raise ManifestError(f"its options are not valid ({error})") from None
+
+
+def _file_entries(files: dict[str, object]) -> dict[str, tuple[str, dt.datetime]]:
+    """The ``files`` part read back: per key, an object id and a UTC date."""
     read: dict[str, tuple[str, dt.datetime]] = {}
     for key, value in files.items():
         if (not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], str)
@@ -243,10 +263,7 @@ def parse_manifest(data: bytes) -> Manifest:
         except (OverflowError, OSError, ValueError):
             raise ManifestError(f"its entry {key!r} has no valid date") from None
         read[key] = (value[0], when)
-    left_out = top.get("left_out", [])
-    if not isinstance(left_out, list) or not all(isinstance(k, str) for k in left_out):
-        raise ManifestError("its left_out is not a list of keys")
-    return Manifest(commit, rules, read, frozenset(left_out), _rendered(top))
+    return read
 
 
 def _rendered(top: dict[str, object]) -> RenderedPages | None:
