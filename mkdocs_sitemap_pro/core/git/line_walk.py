@@ -94,16 +94,8 @@ class _File:
         if not hunks:  # a change of mode alone
             return
         if not ignored:
-            for _, b, c, d in hunks:
-                if d == 0 and b > 0:  # lines deleted after line c
-                    before, after = self.head_line(c), self.head_line(c + 1)
-                    if before is not None and after is not None:
-                        self.gaps.append(Span(before, after, epoch, zone))
-        # The segments wholly before the first hunk stay where they are.
-        first = hunks[0][2] + (0 if hunks[0][3] else 1)
-        at = bisect.bisect_left(self.segments, (first, 0, 0))
-        if at and self.segments[at - 1][0] + self.segments[at - 1][1] > first:
-            at -= 1  # it reaches into the hunk
+            self._date_gaps(hunks, epoch, zone)
+        at = self._first_moved(hunks)
         out = self.segments[:at]
         hi, delta = 0, 0  # the next hunk; lines added minus removed by the hunks before
         for start, n, h in self.segments[at:]:
@@ -115,25 +107,50 @@ class _File:
                 if hi == len(hunks):
                     out.append((p - delta, end - p + 1, h + p - start))
                     break
-                a, b, c, d = hunks[hi]
+                hunk = hunks[hi]
+                c, d = hunk[2], hunk[3]
                 if d == 0 or p < c:  # before this hunk's new lines
                     stop = min(end, c if d == 0 else c - 1)
                     out.append((p - delta, stop - p + 1, h + p - start))
                     p = stop + 1
                     continue
                 stop = min(end, c + d - 1)  # p..stop are lines this commit wrote
-                if ignored:
-                    kept = min(stop, c + b - 1)  # those that replaced a line: followed on
-                    if p <= kept:
-                        out.append((a + p - c, kept - p + 1, h + p - start))
-                    if kept < stop:
-                        first = h + max(p, kept + 1) - start
-                        self.runs.append(Span(first, h + stop - start, IGNORED, 0))
-                else:
-                    self.runs.append(Span(h + p - start, h + stop - start, epoch, zone))
+                self._written(hunk, p, stop, h - start, out, epoch, zone, ignored)
                 p = stop + 1
         out.sort()
         self.segments = out
+
+    def _date_gaps(self, hunks: list[Hunk], epoch: int, zone: int) -> None:
+        """Date the places where the commit deleted lines between two followed lines."""
+        for _, b, c, d in hunks:
+            if d == 0 and b > 0:  # lines deleted after line c
+                before, after = self.head_line(c), self.head_line(c + 1)
+                if before is not None and after is not None:
+                    self.gaps.append(Span(before, after, epoch, zone))
+
+    def _first_moved(self, hunks: list[Hunk]) -> int:
+        """The index of the first segment the hunks can move: those wholly before the
+        first hunk stay where they are."""
+        first = hunks[0][2] + (0 if hunks[0][3] else 1)
+        at = bisect.bisect_left(self.segments, (first, 0, 0))
+        if at and self.segments[at - 1][0] + self.segments[at - 1][1] > first:
+            at -= 1  # it reaches into the hunk
+        return at
+
+    def _written(self, hunk: Hunk, p: int, stop: int, shift: int,
+                 out: list[tuple[int, int, int]], epoch: int, zone: int, ignored: bool) -> None:
+        """Lines ``p..stop`` the commit wrote (``shift``: HEAD line minus place): dated
+        by it, or, an ignored commit, those that replaced a line followed on in ``out``
+        and the others dated ``IGNORED``."""
+        if not ignored:
+            self.runs.append(Span(p + shift, stop + shift, epoch, zone))
+            return
+        a, b, c, _ = hunk
+        kept = min(stop, c + b - 1)  # those that replaced a line: followed on
+        if p <= kept:
+            out.append((a + p - c, kept - p + 1, p + shift))
+        if kept < stop:
+            self.runs.append(Span(max(p, kept + 1) + shift, stop + shift, IGNORED, 0))
 
     def created(self, epoch: int, zone: int) -> None:
         """The commit that created the file (or a shallow boundary): its lines are its."""
