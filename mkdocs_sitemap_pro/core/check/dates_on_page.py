@@ -199,25 +199,39 @@ class DateParser:
         numbers = {i: t for i, t in enumerate(tokens) if t.isdecimal() and i not in span}
         year_at = next((i for i, n in numbers.items() if len(n) == 4), None)
         if month is not None:
-            days = [i for i, n in numbers.items() if i != year_at and len(n) <= 2]
-            if year_at is None or not days:
-                return None
-            day_at = min(days, key=lambda i: min(abs(i - span.start), abs(i - span.stop + 1)))
-            return _date(int(numbers[year_at]), month, int(numbers[day_at]))
-        if len(numbers) != 3:
-            return None
-        first, second, third = (int(n) for n in numbers.values())
-        if year_at == min(numbers):
-            return _date(first, second, third)
-        if known.order is None:
-            return None
-        if year_at is not None:  # the year where it is; the others in the pattern's order
-            year = int(numbers[year_at])
-            one, two = (int(n) for i, n in numbers.items() if i != year_at)
-            month_first = known.order.index("M") < known.order.index("d")
-            return _date(year, *((one, two) if month_first else (two, one)))
-        by = dict(zip(known.order, (first, second, third)))
-        return _date(by["y"] + 2000 if by["y"] < 100 else by["y"], by["M"], by["d"])
+            return _named_month_date(numbers, year_at, month, span)
+        return _numeric_date(numbers, year_at, known.order)
+
+
+def _named_month_date(numbers: dict[int, str], year_at: int | None, month: int,
+                      span: range) -> dt.date | None:
+    """The date of a month named in words at token ``span``: the 4-digit year (at token
+    ``year_at``) and the number of one or two digits nearest the name."""
+    days = [i for i, n in numbers.items() if i != year_at and len(n) <= 2]
+    if year_at is None or not days:
+        return None
+    day_at = min(days, key=lambda i: min(abs(i - span.start), abs(i - span.stop + 1)))
+    return _date(int(numbers[year_at]), month, int(numbers[day_at]))
+
+
+def _numeric_date(numbers: dict[int, str], year_at: int | None,
+                  order: str | None) -> dt.date | None:
+    """The date of three numbers (by token): year first, or in ``order``, the order of
+    the locale's short date pattern (a 4-digit year where it is, a 2-digit one 20yy)."""
+    if len(numbers) != 3:
+        return None
+    first, second, third = (int(n) for n in numbers.values())
+    if year_at == min(numbers):
+        return _date(first, second, third)
+    if order is None:
+        return None
+    if year_at is not None:  # the year where it is; the others in the pattern's order
+        year = int(numbers[year_at])
+        one, two = (int(n) for i, n in numbers.items() if i != year_at)
+        month_first = order.index("M") < order.index("d")
+        return _date(year, *((one, two) if month_first else (two, one)))
+    by = dict(zip(order, (first, second, third)))
+    return _date(by["y"] + 2000 if by["y"] < 100 else by["y"], by["M"], by["d"])
 
 
 def parse_local_date(text: str, locale: str | None = None) -> dt.date | None:
