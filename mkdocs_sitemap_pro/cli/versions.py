@@ -24,7 +24,8 @@ from typing import Any
 
 from mkdocs_sitemap_pro.cli import rebuild
 from mkdocs_sitemap_pro.cli.examples import WithExamples
-from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
+from mkdocs_sitemap_pro.plugin.standalone.config import (
+    ConfigError, SiteConfig, load_site_config)
 
 from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import GitTimeout, NoGit, run_git
@@ -191,14 +192,42 @@ def _settings(args: argparse.Namespace) -> _Settings:
     """Options from the command line, else from the config file (mike's and ours), read
     as data as ``build`` reads it: nothing the file names is imported."""
     _no_nul(args.message or "", "--message")
+    site = _site(args.config_file)
+    config_file = Path(site.mkdocs.config_file_path)
+    mike = _mike_options(site.plugin_options.get(_MIKE))
+    repo = _repository(config_file)
+    root = _root(args.site_url or site.mkdocs.site_url, config_file)
+    prefix = _deploy_prefix(args, mike)  # checked before the branch and the remote
+    return _Settings(
+        repo=repo,
+        branch=_branch(args.branch or mike.get("remote_branch") or "gh-pages",
+                       "--branch" if args.branch else f"Plugin '{_MIKE}' option 'remote_branch'",
+                       repo),
+        remote=_remote(args.remote or mike.get("remote_name") or "origin",
+                       "--remote" if args.remote else f"Plugin '{_MIKE}' option 'remote_name'"),
+        prefix=prefix,
+        root=root,
+        filename=site.options.filename,
+        canonical=mike.get("canonical_version") or None,
+        config_file=config_file,
+    )
+
+
+def _site(config_file: str | None) -> SiteConfig:
+    """The config file read as data (``CannotRun`` if it cannot be), its warnings said
+    on stderr."""
     try:
-        site = load_site_config(args.config_file)
+        site = load_site_config(config_file)
     except ConfigError as error:
         raise CannotRun(str(error)) from None
     for warning in site.warnings:
         _say(f"mkdocs-sitemap-pro versions: warning: {warning}", error=True)
-    config_file = Path(site.mkdocs.config_file_path)
-    mike = _mike_options(site.plugin_options.get(_MIKE))
+    return site
+
+
+def _repository(config_file: Path) -> Path:
+    """The top folder of the git repository holding the config file; ``CannotRun`` if
+    there is none, or git's answer is not a folder."""
     status, out, err = run_git(["rev-parse", "--show-toplevel"], config_file.parent)
     if status != 0:
         raise CannotRun(f"{config_file} is not in a git repository: {err}")
@@ -207,31 +236,27 @@ def _settings(args: argparse.Namespace) -> _Settings:
         raise CannotRun(f"the `git` program on PATH answered `git rev-parse --show-toplevel` "
                         f"with {garbled(out)}, which is not a folder; see what "
                         "`git --version` prints, and put git first on PATH")
-    site_url = args.site_url or site.mkdocs.site_url
+    return Path(top)
+
+
+def _root(site_url: str | None, config_file: Path) -> SiteUrl:
+    """The site's root URL (``--site-url``, else the config's site_url); ``CannotRun``
+    if there is none or it cannot be one."""
     if not site_url:
         raise CannotRun(f"site_url is not set; set it in {config_file.name} or pass --site-url")
     try:
-        root = root_url(site_url, None)
+        return root_url(site_url, None)
     except ValueError as error:
         raise CannotRun(f"site URL {error}") from None
+
+
+def _deploy_prefix(args: argparse.Namespace, mike: Mapping[str, str]) -> str:
+    """The folder of the branch mike deploys into (``--deploy-prefix``, else mike's
+    ``deploy_prefix``), without its slashes; ``CannotRun`` if it holds a NUL byte."""
     prefix = args.deploy_prefix if args.deploy_prefix is not None else mike.get("deploy_prefix")
     _no_nul(prefix or "", "--deploy-prefix" if args.deploy_prefix is not None
             else f"Plugin '{_MIKE}' option 'deploy_prefix'")
-    repo = Path(top)
-    return _Settings(
-        repo=repo,
-        branch=_branch(args.branch or mike.get("remote_branch") or "gh-pages",
-                       "--branch" if args.branch else f"Plugin '{_MIKE}' option 'remote_branch'",
-                       repo),
-        remote=_remote(args.remote or mike.get("remote_name") or "origin",
-                       "--remote" if args.remote else f"Plugin '{_MIKE}' option 'remote_name'"),
-        prefix=(prefix or "").strip("/"),
-        root=root,
-        filename=site.options.filename,
-        canonical=mike.get("canonical_version") or None,
-        config_file=config_file,
-    )
-
+    return (prefix or "").strip("/")
 
 def _remote(remote: str, option: str) -> str:
     """``remote``, which git must read as a remote (its name, a URL or a path), never as

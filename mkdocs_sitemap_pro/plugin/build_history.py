@@ -125,40 +125,32 @@ class BuildHistory:
             if steps.fetch and not self._fetch(folder, processes):
                 tried.add("fetch_history")
             if kept is not None:  # a file anyone could write: believed where git agrees
-                try:
-                    why = confirm_map(folder, kept, processes)
-                except GitTimeout as error:  # as good as no map: walked, within its own time
-                    why = f"git did not confirm it in time ({error})"
-                    processes.arm()
-                if why is None:
-                    known = kept
-                else:
-                    refused.append(f"{store} cannot be used: {why}")
+                known = _confirmed(folder, kept, store, processes, refused)
             for reason in refused:
                 self._to_log.append((logging.DEBUG, f"{reason}; the history is walked"))
             result = read_map(folder, options, known=known, processes=processes)
         except GitEnded:  # the build is over (a failure, a signal, MkDocs' end)
             return
         except GitTimeout as error:
-            advice = ("see whether git answers in that folder (git rev-parse HEAD)"
-                      if error.quick else "raise git_timeout if the repository needs longer")
-            result = HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
-                f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
-                f"{advice}",))
+            result = _timed_out(error)
         if store is not None and result.key is not None and result.made != "kept":
-            why = save_map(store, result)
-            if why is not None:
-                log.debug(f"the history map could not be kept: {why}")
+            _keep_map(store, result)
         self._result = self._dated = result
         if steps.previous is not None and result.key is not None and (
                 result.key.boundary or not steps.serving):
-            try:
-                self._with_previous(result, steps, processes, tried)
-            except GitTimeout:  # the commits' dates: keep and carry nothing rather than wait
-                self._to_log.append((logging.WARNING, "previous: git did not answer in time, "
-                                     "so no date was kept from the last deploy"))
+            self._previous_deploy(result, steps, processes, tried)
         if tried:
             self._dated = _advised(self._dated or result, frozenset(tried))
+
+    def _previous_deploy(self, result: HistoryMap, steps: _Steps, processes: GitProcesses,
+                         tried: set[str]) -> None:
+        """``_with_previous``, or a WARNING when git does not date the commits in time:
+        nothing is carried rather than wait."""
+        try:
+            self._with_previous(result, steps, processes, tried)
+        except GitTimeout:  # the commits' dates: keep and carry nothing rather than wait
+            self._to_log.append((logging.WARNING, "previous: git did not answer in time, "
+                                 "so no date was kept from the last deploy"))
 
     def _with_previous(self, result: HistoryMap, steps: _Steps, processes: GitProcesses,
                        tried: set[str]) -> None:
@@ -253,3 +245,35 @@ def _advised(history: HistoryMap, tried: frozenset[str]) -> HistoryMap:
     said, advice = shallow_advice(os.environ), shallow_advice(os.environ, tried)
     return history._replace(warnings=tuple(
         w.replace(said, advice) if SHALLOW_CLONE in w else w for w in history.warnings))
+
+
+def _confirmed(folder: Path, kept: HistoryMap, store: Path | None, processes: GitProcesses,
+               refused: list[str]) -> HistoryMap | None:
+    """The kept history map if git confirms it (a file anyone could write), else None
+    and why it cannot be used added to ``refused``."""
+    try:
+        why = confirm_map(folder, kept, processes)
+    except GitTimeout as error:  # as good as no map: walked, within its own time
+        why = f"git did not confirm it in time ({error})"
+        processes.arm()
+    if why is None:
+        return kept
+    refused.append(f"{store} cannot be used: {why}")
+    return None
+
+
+def _timed_out(error: GitTimeout) -> HistoryMap:
+    """The history when git did not answer in time: nothing known, and a warning saying
+    pages are dated by lastmod_fallback, with what to do."""
+    advice = ("see whether git answers in that folder (git rev-parse HEAD)"
+              if error.quick else "raise git_timeout if the repository needs longer")
+    return HistoryMap(None, {}, default=Unknown("timeout"), made="none", warnings=(
+        f"{error}, so git was stopped and pages are dated by lastmod_fallback; "
+        f"{advice}",))
+
+
+def _keep_map(store: Path, result: HistoryMap) -> None:
+    """Save the history map for the next build; a failure is only said at DEBUG."""
+    why = save_map(store, result)
+    if why is not None:
+        log.debug(f"the history map could not be kept: {why}")

@@ -17,7 +17,8 @@ from typing import Literal, NamedTuple
 from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy, later_date
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.protocol import UTC
-from mkdocs_sitemap_pro.core.page.shown import Dependencies, decide, describe_parts, newer
+from mkdocs_sitemap_pro.core.page.shown import (
+    Decision, Dependencies, Shown, decide, describe_parts, newer)
 from mkdocs_sitemap_pro.plugin.pages import SitemapPage
 
 Lastmod = dt.date | dt.datetime | None
@@ -202,21 +203,9 @@ class Dater:
             change = found
         # A generated page has no source of its own: what it shows dates it, if anything.
         decision = decide(change, entry, deps, history)
-        own: Lastmod = decision.when
-        notes = [f"left out of its date: {note}" for note in decision.notes]
-        if decision.parts and self._detail:
-            notes.append(f"shown in part: {describe_parts(decision.parts)}")
         code = deps.code.get(page.src_uri, frozenset())
-        if code and self._detail:
-            names = sorted(history.relative(path) or path for path in code)
-            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
-            notes.append(f"rewritten by code of the site: {', '.join(names[:_NAMED])}{more}")
-        post = ""
-        for src_uri in entry.posts if entry is not None else ():
-            shown = self._page_of(src_uri) if self._page_of is not None else None
-            when = self.date(shown).when if shown is not None else None
-            if when is not None and (own is None or newer(when, own)):
-                own, post = when, src_uri
+        notes = self._decision_notes(decision, code, history)
+        own, post = self._latest_post(entry, decision.when)
         if own is None:
             return PageDate(None, "", _GENERATED, notes=tuple(notes))
         if post:
@@ -224,17 +213,46 @@ class Dater:
                 notes.append(f"dated by the listed post {post}")
             return PageDate(own, "git", by="listed posts", notes=tuple(notes))
         if decision.file:
-            by = ((API_FILE if decision.whole else _API) if decision.path in deps.api
-                  else CODE if decision.path in code else "an included file")
-            if self._detail:
-                notes.append(f"dated by the code that rewrote it, {decision.file}"
-                             if by == CODE else f"dated by the included file {decision.file}")
-            return PageDate(own, "git", by=by, decider=decision.file,
-                            notes=tuple(notes))
+            return self._by_shown_file(own, decision, deps, code, notes)
         if self._detail and entry is not None and (entry.posts or entry.files or entry.parts):
             notes.append("dated by its own source (nothing it shows changed later)")
         return PageDate(own, "git", notes=tuple(notes))
 
+    def _decision_notes(
+        self, decision: Decision, code: frozenset[str], history: GitHistory
+    ) -> list[str]:
+        """The notes on what ``decide`` left out, and (with DEBUG) what the page shows
+        in part and which code of the site rewrote it: said before what dated it."""
+        notes = [f"left out of its date: {note}" for note in decision.notes]
+        if decision.parts and self._detail:
+            notes.append(f"shown in part: {describe_parts(decision.parts)}")
+        if code and self._detail:
+            names = sorted(history.relative(path) or path for path in code)
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            notes.append(f"rewritten by code of the site: {', '.join(names[:_NAMED])}{more}")
+        return notes
+
+    def _latest_post(self, entry: Shown | None, own: Lastmod) -> tuple[Lastmod, str]:
+        """``own``, or the date of a listed post newer than it and that post's src_uri
+        (empty when none is): a listing changes when a post it lists does."""
+        post = ""
+        for src_uri in entry.posts if entry is not None else ():
+            shown = self._page_of(src_uri) if self._page_of is not None else None
+            when = self.date(shown).when if shown is not None else None
+            if when is not None and (own is None or newer(when, own)):
+                own, post = when, src_uri
+        return own, post
+
+    def _by_shown_file(self, own: Lastmod, decision: Decision, deps: Dependencies,
+                       code: frozenset[str], notes: list[str]) -> PageDate:
+        """The date of a page a file it shows decided: an API object's source, code
+        that rewrote it, or an included file, named so the INFO line can count them."""
+        by = ((API_FILE if decision.whole else _API) if decision.path in deps.api
+              else CODE if decision.path in code else "an included file")
+        if self._detail:
+            notes.append(f"dated by the code that rewrote it, {decision.file}"
+                         if by == CODE else f"dated by the included file {decision.file}")
+        return PageDate(own, "git", by=by, decider=decision.file, notes=tuple(notes))
 
 def _later(found: PageDate, when: Lastmod, verdict: str) -> PageDate:
     """``found`` as the last deploy's pages decide it."""

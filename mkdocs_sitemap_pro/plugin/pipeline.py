@@ -102,6 +102,35 @@ def write_sitemap(
         build.check_before_write(site, entries, parts)
     # The site's own code has the last word on what is listed (a `hooks:` function).
     entries = site_hooks.shape_entries(config, entries, site, build.build_time)
+    written = _write_files(options, build, parts, entries, site)
+    report.written(
+        written, lambda: {item.entry.loc: item.src_uri for part in parts for item in part.listed}
+    )
+    report_feed(options, written, build.serving)
+    write_indexnow_key(options, config, build.files, build.serving)  # not under serve
+    if written.url_count == 0:
+        _report_nothing_listed(versioned)
+        return None
+    if options.manifest and not build.serving:  # `mkdocs serve` deploys nothing
+        _write_manifest(options, (*earlier, build), parts)
+    if mike.writes_robots(options.robots_txt, versioned):
+        _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
+    # Listed but forbidden by robots.txt: search engines report it as an error.
+    _warn_disallowed(Path(config.site_dir), site, entries)
+    theme.warn_about_instant_navigation(config, options.filename, written.is_index)
+    if options.validate_:
+        from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
+
+        validate.check_written(Path(config.site_dir), site.url, options.filename)
+    log.info(report.summary_line(written, dated, report.left_out_counts(p.found for p in parts)))
+    return written
+
+
+def _write_files(options: SitemapProConfig, build: Build, parts: Sequence[SitemapPart],
+                 entries: list[SitemapEntry], site: SiteUrl) -> WriteReport:
+    """Write the sitemap files (and the feed and page for people beside them); a failed
+    write is a ``PluginError`` saying the previous sitemap files were left as they were."""
+    config = build.config
     try:
         written = write_once(
             build.memos.output if build.memos is not None else None,
@@ -131,46 +160,40 @@ def write_sitemap(
             f"sitemap-pro: could not write the sitemap into {config.site_dir}: {error}; "
             "the previous sitemap files were left as they were"
         ) from error
-    report.written(
-        written, lambda: {item.entry.loc: item.src_uri for part in parts for item in part.listed}
-    )
-    report_feed(options, written, build.serving)
-    write_indexnow_key(options, config, build.files, build.serving)  # not under serve
-    if written.url_count == 0:
-        if versioned is not None and versioned.canonical_elsewhere:
-            log.info(
-                f"canonical_version is {versioned.canonical!r}: the pages of version "
-                f"{versioned.version} are canonical there, so no sitemap is written for it"
-            )
-        else:
-            log.warning(
-                "no page belongs in the sitemap, so none was written and robots.txt was "
-                "left alone"
-            )
-        return None
-    if options.manifest and not build.serving:  # `mkdocs serve` deploys nothing
-        builds = (*earlier, build)
-        try:
-            deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
-                (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)],
-                _rendered(parts, builds, Path(config.site_dir), options.filename))
-        except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
-            log.warning(
-                f"cannot write {Path(config.site_dir, manifest_name(options.filename))}: "
-                f"{error.strerror or error}; the sitemap was written, but no manifest of this "
-                "build is (a later build's `previous` cannot carry its dates)"
-            )
-    if mike.writes_robots(options.robots_txt, versioned):
-        _update_robots(Path(config.site_dir), site, site.join(options.filename), build.serving)
-    # Listed but forbidden by robots.txt: search engines report it as an error.
-    _warn_disallowed(Path(config.site_dir), site, entries)
-    theme.warn_about_instant_navigation(config, options.filename, written.is_index)
-    if options.validate_:
-        from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
-
-        validate.check_written(Path(config.site_dir), site.url, options.filename)
-    log.info(report.summary_line(written, dated, report.left_out_counts(p.found for p in parts)))
     return written
+
+
+def _report_nothing_listed(versioned: mike.VersionBuild | None) -> None:
+    """Say why no sitemap was written: the version is canonical elsewhere (INFO), or no
+    page belongs in it (a WARNING: robots.txt was left alone)."""
+    if versioned is not None and versioned.canonical_elsewhere:
+        log.info(
+            f"canonical_version is {versioned.canonical!r}: the pages of version "
+            f"{versioned.version} are canonical there, so no sitemap is written for it"
+        )
+    else:
+        log.warning(
+            "no page belongs in the sitemap, so none was written and robots.txt was "
+            "left alone"
+        )
+
+
+def _write_manifest(options: SitemapProConfig, builds: Sequence[Build],
+                    parts: Sequence[SitemapPart]) -> None:
+    """Write the deploy manifest beside the sitemap; a failed write is a WARNING, as
+    robots.txt's (the sitemap is written all the same)."""
+    build = builds[-1]
+    config = build.config
+    try:
+        deploys.write_manifest(Path(config.site_dir), options.filename, build.history, [
+            (part.files, part.found, each.dependencies) for part, each in zip(parts, builds)],
+            _rendered(parts, builds, Path(config.site_dir), options.filename))
+    except OSError as error:  # a file beside the sitemap: a warning, as robots.txt's
+        log.warning(
+            f"cannot write {Path(config.site_dir, manifest_name(options.filename))}: "
+            f"{error.strerror or error}; the sitemap was written, but no manifest of this "
+            "build is (a later build's `previous` cannot carry its dates)"
+        )
 
 
 def _rendered(parts: Sequence[SitemapPart], builds: Sequence[Build], site_dir: Path,

@@ -158,13 +158,26 @@ def summary_line(report: WriteReport, dated: Dating, left_out: Counter[str] | No
     date)``."""
     files = len(report.files)
     shards = files - 1 if report.is_index else files
-    where = report.files[0] if files else "nothing"
+    return (f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} "
+            f"({_where(report, shards)}){_lastmods(dated)}{_later(dated)}{_left_out(left_out)}")
+
+
+def _where(report: WriteReport, shards: int) -> str:
+    """``sitemap.xml, an index of 3 files, .gz, .html``: the file named in the summary
+    and what else was written beside it."""
+    where = report.files[0] if report.files else "nothing"
     if report.is_index:
         where += f", an index of {_count(shards, 'file')}"
     if report.gz_files:
         where += ", .gz"
     if report.html_files:
         where += ", .html"
+    return where
+
+
+def _lastmods(dated: Dating) -> str:
+    """``; lastmod: 1,180 git (212 by an included file), 24 omitted (generated)``, or ''
+    when no page was listed: how the pages were dated, most first."""
     parts = [f"{count:,} {source}" for source, count in dated.sources.most_common()]
     by = [f"{dated.by[what]:,} by {what}" for what in _BY if dated.by[what]]
     by += [f"{dated.by[what]:,} {what}" for what in (UNSEEN, UNEXPLAINED) if dated.by[what]]
@@ -173,17 +186,18 @@ def summary_line(report: WriteReport, dated: Dating, left_out: Counter[str] | No
         parts[at] += f" ({', '.join(by)})"
     for reason, count in dated.omitted.most_common():
         parts.append(f"{count:,} omitted ({reason})")
-    lastmods = "; lastmod: " + ", ".join(parts) if parts else ""
+    return "; lastmod: " + ", ".join(parts) if parts else ""
+
+
+def _later(dated: Dating) -> str:
+    """``; 3 kept the last deploy's date (...)``, or '': what the rule of later deploys
+    changed."""
     later = [text for text in (
         f"{dated.later['kept']:,} kept the last deploy's date (what they render is unchanged)"
         if dated.later["kept"] else "",
         f"{dated.later['redated']:,} re-dated by the commit (what they render changed, no "
         "source they show did)" if dated.later["redated"] else "") if text]
-    if later:
-        lastmods += "; " + ", ".join(later)
-    return (f"{_count(report.url_count, 'URL')} in {_count(shards, 'file')} ({where}){lastmods}"
-            f"{_left_out(left_out)}")
-
+    return "; " + ", ".join(later) if later else ""
 
 def _left_out(counts: Counter[str] | None) -> str:
     """``; 3 pages left out (2 by front matter, 1 404 page)``, or '' if none was."""

@@ -106,6 +106,22 @@ class LineDateStore:
             return BuildLines({})
         if not self._loaded:
             self._load()
+        wanted = self._wanted(history, options, pages)
+        answers = {name: held for name, want in wanted.items()
+                   if (held := self._answers(want)) is not None}
+        missing = [name for name in wanted if name not in answers]
+        if missing and history.top is not None and history.key is not None:
+            self._date_missing(history.top, history.key.boundary, wanted, missing, answers,
+                               options, timeout)
+        if self._heads_added and answers:  # files found HEAD's this time, and dated
+            self._save()
+        return BuildLines(answers)
+
+    def _wanted(self, history: GitHistory, options: HistoryOptions,
+                pages: Iterable[Shown]) -> dict[bytes, _Wanted]:
+        """What to date of each file ``pages`` show in part, by git name: every page's
+        lines of it, at its last commit. A file with uncommitted edits is left out
+        (dated as a whole file)."""
         lines: dict[bytes, set[Lines]] = {}  # git name -> each page's lines
         found: dict[bytes, tuple[str, str, int]] = {}  # git name -> (key, commit, length)
         for shown in pages:
@@ -122,24 +138,24 @@ class LineDateStore:
                     elif isinstance(change, Known):
                         log.debug(f"{path} has uncommitted edits: dated as a whole file")
                 lines.setdefault(name, set()).add(shown_lines)
-        wanted = {name: _Wanted(key, commit, length, frozenset(lines[name]))
-                  for name, (key, commit, length) in found.items()}
-        answers = {name: held for name, want in wanted.items()
-                   if (held := self._answers(want)) is not None}
-        missing = [name for name in wanted if name not in answers]
-        if missing and history.top is not None and history.key is not None:
-            made = self._make(history.top, {name: wanted[name] for name in missing}, options,
-                              history.key.boundary, timeout)
-            log.debug(f"line dates: {made} of {len(missing)} files shown in part dated, "
-                      f"{len(wanted) - len(missing)} kept from earlier builds")
-            if made:
-                self._save()
-            for name in missing:
-                if (held := self._answers(wanted[name])) is not None:
-                    answers[name] = held
-        if self._heads_added and answers:  # files found HEAD's this time, and dated
+        return {name: _Wanted(key, commit, length, frozenset(lines[name]))
+                for name, (key, commit, length) in found.items()}
+
+    def _date_missing(self, top: str, boundary: frozenset[bytes],
+                      wanted: Mapping[bytes, _Wanted], missing: list[bytes],
+                      answers: dict[bytes, Answers], options: HistoryOptions,
+                      timeout: float) -> None:
+        """Date the lines of the ``missing`` files (not kept from earlier builds), keep
+        them, and add their answers to ``answers``."""
+        made = self._make(top, {name: wanted[name] for name in missing}, options,
+                          boundary, timeout)
+        log.debug(f"line dates: {made} of {len(missing)} files shown in part dated, "
+                  f"{len(wanted) - len(missing)} kept from earlier builds")
+        if made:
             self._save()
-        return BuildLines(answers)
+        for name in missing:
+            if (held := self._answers(wanted[name])) is not None:
+                answers[name] = held
 
     def _head_lines(self, path: str, name: bytes, oid: str | None) -> int | None:
         """``_lines_if_head``, remembered by the file's stamp (one ``stat`` and no read

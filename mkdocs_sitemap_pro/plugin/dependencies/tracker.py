@@ -118,12 +118,7 @@ class Tracker:
         shown_whole: set[str] = set()  # what an integration knows the page shows whole
         edited, self._edited = self._edited, None
         if self._objects.pending:
-            whole, lines = self._objects.take()  # mkdocstrings' objects' source files
-            reads |= whole
-            shown_whole |= whole
-            self.api_files.update(whole, lines)
-            for path, ranges in lines.items():
-                parts.setdefault(path, []).extend(ranges)
+            self._take_objects(reads, shown_whole, parts)
             # A gen-files page that renders API objects is dated by them, as the same
             # block on a written page is: its edit path is a link, not something shown.
             edited = None
@@ -132,21 +127,45 @@ class Tracker:
             reads |= templates
             shown_whole |= templates
         if self._click is not None:  # mkdocs-click: the commands rendered, not the imports
-            if self._modules is not None:
-                reads -= self._click.imported_since(self._modules)
-                self._modules = None
-            if self._written_lines:
-                from mkdocs_sitemap_pro.plugin.integrations.click_lines import command_lines
-
-                whole, lines = command_lines(page.markdown or "")
-                reads |= whole
-                shown_whole |= whole
-                for path, ranges in lines.items():
-                    parts.setdefault(path, []).extend(ranges)
-            else:
-                reads |= self._click.command_files(page.markdown or "")
+            self._take_click(page, reads, shown_whole, parts)
         if edited is not None:  # a generated page showing no API object: its edit path
             reads.add(edited)
+        self._keep(page, reads, parts, shown_whole)
+
+    def _take_objects(self, reads: set[str], shown_whole: set[str],
+                      parts: dict[str, list[tuple[int, int]]]) -> None:
+        """Add the source files of the mkdocstrings objects the page rendered: the files
+        shown whole to ``reads`` and ``shown_whole``, the lines griffe knows to ``parts``."""
+        whole, lines = self._objects.take()  # mkdocstrings' objects' source files
+        reads |= whole
+        shown_whole |= whole
+        self.api_files.update(whole, lines)
+        for path, ranges in lines.items():
+            parts.setdefault(path, []).extend(ranges)
+
+    def _take_click(self, page: Page, reads: set[str], shown_whole: set[str],
+                    parts: dict[str, list[tuple[int, int]]]) -> None:
+        """Swap the modules mkdocs-click imported for the files (or lines) of the
+        commands the page renders: an import is not something shown."""
+        assert self._click is not None
+        if self._modules is not None:
+            reads -= self._click.imported_since(self._modules)
+            self._modules = None
+        if self._written_lines:
+            from mkdocs_sitemap_pro.plugin.integrations.click_lines import command_lines
+
+            whole, lines = command_lines(page.markdown or "")
+            reads |= whole
+            shown_whole |= whole
+            for path, ranges in lines.items():
+                parts.setdefault(path, []).extend(ranges)
+        else:
+            reads |= self._click.command_files(page.markdown or "")
+
+    def _keep(self, page: Page, reads: set[str], parts: dict[str, list[tuple[int, int]]],
+              shown_whole: set[str]) -> None:
+        """Record what the page shows, from what it read: the files its text includes in
+        part, the code that rewrote it, less what the exclusions leave out."""
         source = page.file.abs_src_path
         # Most pages read their source and nothing else.
         shows = reads and (len(reads) > 1 or source not in reads)

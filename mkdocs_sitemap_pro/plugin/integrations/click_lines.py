@@ -81,7 +81,21 @@ def _command(command: Any, sources: dict[str, _Source | None], found: dict[str, 
     node = _function(source.tree, code.co_firstlineno, func.__name__)
     if node is None:
         return "its callback is not where it was when imported"
-    ranges = [_own_lines(node)]
+    # One list: the lines of classes defined in the same file join it, and are checked too.
+    ranges = [_own_lines(node), *_decorator_lines(node, func, source)]
+    found[path] = ranges
+    params = list(getattr(command, "params", None) or ())
+    for cls in {type(command), *(type(p) for p in params),
+                *(type(getattr(p, "type", None)) for p in params)}:
+        _class_lines(cls, found, whole)
+    return _not_shown(command, params, ranges, source)
+
+
+def _decorator_lines(node: ast.FunctionDef | ast.AsyncFunctionDef, func: Any,
+                     source: _Source) -> Ranges:
+    """The lines of the module-level statements the callback's decorators name (not
+    modules such as ``click``, nor commands: those count where they are rendered)."""
+    ranges: Ranges = []
     names = getattr(func, "__globals__", {})
     for decorator in node.decorator_list:
         for name in {n.id for n in ast.walk(decorator) if isinstance(n, ast.Name)}:
@@ -90,11 +104,11 @@ def _command(command: Any, sources: dict[str, _Source | None], found: dict[str, 
                 continue  # ``click``; a command (counted where it is rendered)
             if name in source.defs:
                 ranges.append(source.defs[name])
-    found[path] = ranges
-    params = list(getattr(command, "params", None) or ())
-    for cls in {type(command), *(type(p) for p in params),
-                *(type(getattr(p, "type", None)) for p in params)}:
-        _class_lines(cls, found, whole)
+    return ranges
+
+
+def _not_shown(command: Any, params: list[Any], ranges: Ranges, source: _Source) -> str | None:
+    """None if the lines counted hold what the command renders, else what they miss."""
     text = "\n".join(line for start, end in ranges for line in source.lines[start - 1:end])
     for snippet in _snippets(command, params):
         if snippet not in text:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -292,28 +292,47 @@ def _dependencies(site: SiteConfig, files: Files,
                 found -= in_part.keys()
                 parts[file.src_uri] = tuple(sorted(in_part.items()))
             if api is not None:  # mkdocstrings ``:::`` blocks: the source they render
-                text = _text(file.abs_src_path)
-                whole, api_parts, api_missed = api.shown(
-                    text, lines=site.options.dependencies == "lines")
-                if api_missed:
-                    unseen.add(file.src_uri)
-                    _report_missed(file.src_uri, api_missed)
-                found |= whole
-                api.files.update(whole, api_parts)
-                if api_parts:
-                    merged = dict(parts.get(file.src_uri, ()))
-                    merged.update((path, tuple(lines)) for path, lines in api_parts.items()
-                                  if path not in found)
-                    parts[file.src_uri] = tuple(sorted(merged.items()))
-                named, missed = api.other_handlers(text)
-                found |= named
-                api.files.update(named)
-                if missed:
-                    unseen.add(file.src_uri)
-                    _report_unseen(file.src_uri, missed)
+                _api_shown(api, file.src_uri, file.abs_src_path,
+                           site.options.dependencies == "lines", found, parts, unseen)
             shown[file.src_uri] = frozenset(found)
         if file.page is not None:
             by_url[normalise_loc(file.page.canonical_url or file.url)] = file
+    result = _shown_by_page(pages, shown, parts, by_url)
+    return Dependencies(result, site.options.dependencies_exclude,
+                        api=frozenset(api.files) if api is not None else frozenset(),
+                        unseen=frozenset(unseen))
+
+
+def _api_shown(api: ApiObjects, src_uri: str, source: str, by_lines: bool, found: set[str],
+               parts: dict[str, tuple[tuple[str, Lines], ...]], unseen: set[str]) -> None:
+    """Add what a page's mkdocstrings blocks render to what it shows: the files shown
+    whole to ``found``, the lines (``by_lines``) to ``parts``; a page with a block not
+    followed goes to ``unseen`` (and is said at DEBUG)."""
+    text = _text(source)
+    whole, api_parts, api_missed = api.shown(text, lines=by_lines)
+    if api_missed:
+        unseen.add(src_uri)
+        _report_missed(src_uri, api_missed)
+    found |= whole
+    api.files.update(whole, api_parts)
+    if api_parts:
+        merged = dict(parts.get(src_uri, ()))
+        merged.update((path, tuple(lines)) for path, lines in api_parts.items()
+                      if path not in found)
+        parts[src_uri] = tuple(sorted(merged.items()))
+    named, missed = api.other_handlers(text)
+    found |= named
+    api.files.update(named)
+    if missed:
+        unseen.add(src_uri)
+        _report_unseen(src_uri, missed)
+
+
+def _shown_by_page(pages: Sequence[File], shown: Mapping[str, frozenset[str]],
+                   parts: Mapping[str, tuple[tuple[str, Lines], ...]],
+                   by_url: Mapping[str, File]) -> dict[str, Shown]:
+    """What each page that shows anything shows: the files found, the parts of files,
+    and for a listing page the posts it links to (by their URLs, itself left out)."""
     result: dict[str, Shown] = {}
     for file in pages:
         posts = tuple(dict.fromkeys(
@@ -324,10 +343,7 @@ def _dependencies(site: SiteConfig, files: Files,
         if posts or shown.get(file.src_uri) or parts.get(file.src_uri):
             result[file.src_uri] = Shown(shown.get(file.src_uri, frozenset()), posts,
                                          parts.get(file.src_uri, ()))
-    return Dependencies(result, site.options.dependencies_exclude,
-                        api=frozenset(api.files) if api is not None else frozenset(),
-                        unseen=frozenset(unseen))
-
+    return result
 
 def _report_unseen(src_uri: str, blocks: list[tuple[str, str]]) -> None:
     """Say, at DEBUG, which blocks of a page ``build`` could not follow."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from mkdocs.structure.files import File, Files, get_files
 from mkdocs.structure.pages import Page
@@ -45,37 +45,66 @@ class I18nLayout(NamedTuple):
 def i18n_layout(site: SiteConfig) -> I18nLayout | None:
     """The ``i18n`` entry's layout, or None without one (or with one disabled, or when no
     other language was built into site_dir)."""
+    options = _entry_options(site)
+    if options is None:
+        return None
+    languages = _languages(options)
+    default = next((each["locale"] for each in languages if each.get("default")),
+                   languages[0]["locale"] if languages else None)
+    built = tuple(each["locale"] for each in languages
+                  if each.get("build", True) is not False and each["locale"] != "null")
+    structure = _docs_structure(site, options, default)
+    others = [locale for locale in built if locale != default]
+    if others and _built_without_i18n(site, others):
+        return None
+    return I18nLayout(LanguageOrder(built, default), structure == "folder",
+                      options.get("fallback_to_default", True) is not False,
+                      frozenset(each["locale"] for each in languages))
+
+
+def _entry_options(site: SiteConfig) -> Mapping[str, Any] | None:
+    """The ``i18n`` entry's options, or None when the config has no entry or a
+    disabled one."""
     options = site.plugin_options.get(_ENTRY)
     if _ENTRY not in site.plugins and options is None:
         return None
     if not isinstance(options, Mapping) or options.get("enabled", True) is False:
         return None
+    return options
+
+
+def _languages(options: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The entry's ``languages``; a ``ConfigError`` unless each item names a locale."""
     languages = options.get("languages")
     if not isinstance(languages, list) or not all(
             isinstance(each, Mapping) and isinstance(each.get("locale"), str)
             for each in languages):
         raise ConfigError(f"Plugin '{_ENTRY}' option 'languages': each item needs a 'locale'")
-    default = next((each["locale"] for each in languages if each.get("default")),
-                   languages[0]["locale"] if languages else None)
-    built = tuple(each["locale"] for each in languages
-                  if each.get("build", True) is not False and each["locale"] != "null")
+    return languages
+
+
+def _docs_structure(site: SiteConfig, options: Mapping[str, Any], default: str | None) -> str:
+    """The entry's ``docs_structure``, folder or suffix (unset: folder when docs_dir has
+    a folder named after the default locale); a ``ConfigError`` if anything else."""
     structure = options.get("docs_structure")
     if structure is None:  # zensical-i18n's rule: a folder named after the default locale
         folder = os.path.isdir(os.path.join(site.mkdocs.docs_dir, str(default)))
         structure = "folder" if folder else "suffix"
     if structure not in ("folder", "suffix"):
         raise ConfigError(f"Plugin '{_ENTRY}' option 'docs_structure': must be folder or suffix")
-    others = [locale for locale in built if locale != default]
-    site_dir = site.mkdocs.site_dir
-    if others and not any(os.path.isdir(os.path.join(site_dir, each)) for each in others):
-        # Plain `zensical build` ignores the entry: one site, its folders as written.
-        log.info(f"the '{_ENTRY}' entry's languages ({', '.join(others)}) have no folder in "
-                 f"{site_dir}: it was built without the i18n plugin, and is read as one site")
-        return None
-    return I18nLayout(LanguageOrder(built, default), structure == "folder",
-                      options.get("fallback_to_default", True) is not False,
-                      frozenset(each["locale"] for each in languages))
+    return str(structure)
 
+
+def _built_without_i18n(site: SiteConfig, others: list[str]) -> bool:
+    """Whether no other language has its folder in site_dir (said at INFO): plain
+    `zensical build` ignores the entry, and the site is read as one."""
+    site_dir = site.mkdocs.site_dir
+    if any(os.path.isdir(os.path.join(site_dir, each)) for each in others):
+        return False
+    # Plain `zensical build` ignores the entry: one site, its folders as written.
+    log.info(f"the '{_ENTRY}' entry's languages ({', '.join(others)}) have no folder in "
+             f"{site_dir}: it was built without the i18n plugin, and is read as one site")
+    return True
 
 def read_language(site: SiteConfig, layout: I18nLayout, language: str) -> BuiltSite:
     """The pages static-i18n built for ``language``, each with its source (see above)."""
