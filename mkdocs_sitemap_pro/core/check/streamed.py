@@ -210,90 +210,114 @@ def read_streamed(data: bytes, *, expand_limit: int = DEFAULT_EXPAND_LIMIT,
     its file then lists none); ``progress`` is called every ``every`` children of the root."""
     if is_gzip(data):
         data = decompress(data, expand_limit)
-    validate = schema
-    stream = io.BytesIO(data)
+    reader = _StreamReader(data, schema, urls, progress, every)
     events = etree.iterparse(  # the options of ``core.reader``
-        stream, events=("start", "end"), resolve_entities=False, load_dtd=False,
+        reader.stream, events=("start", "end"), resolve_entities=False, load_dtd=False,
         dtd_validation=False, no_network=True, huge_tree=False, remove_comments=True,
         remove_pis=True)
-    root: etree._Element | None = None
-    kind: str | None = None
-    batches: _Schema | None = None
-    wanted: set[str] = set()
-    child_name = ""
-    entries: list[ReadEntry] = []
-    strings = _Strings()
-    namespace_error: str | None = None
-    pending: etree._Element | None = None
-    depth = 0
-    count = 0
-
-    def leave(node: etree._Element) -> None:
-        """Hand a complete child of the root to the schema, or drop it."""
-        if batches is not None:
-            batches.add(node)
-        else:
-            cast(etree._Element, node.getparent()).remove(node)
-
-    def take(element: etree._Element) -> None:
-        nonlocal count
-        tag = element.tag
-        if (urls or kind == "sitemapindex") and isinstance(tag, str) and (
-                tag in wanted or etree.QName(element).localname == child_name):
-            entries.append(strings.entry(entry_of(element)))
-        for before in reversed(list(element.itersiblings(preceding=True))):
-            leave(before)  # not an element (an entity reference): the ones before are gone
-        leave(element)
-        count += 1
-        if progress is not None and count % every == 0:
-            held = len(root) + (len(batches.shell) if batches is not None else 0)  # type: ignore[arg-type]
-            progress(Reading(count, stream.tell(), len(data), held))
-
     try:
+        reader.read(events)
+    except etree.XMLSyntaxError as error:
+        raise _whole_document_error(data, error) from None
+    return reader.document()
+
+
+class _StreamReader:
+    """One streamed read: the root's children taken one at a time as each is complete
+    (its entry kept, the element handed to the schema or dropped)."""
+
+    def __init__(self, data: bytes, schema: bool, urls: bool, progress: Progress | None,
+                 every: int) -> None:
+        self.data, self.validate, self.urls = data, schema, urls
+        self.progress, self.every = progress, every
+        self.stream = io.BytesIO(data)
+        self.root: etree._Element | None = None
+        self.kind: str | None = None
+        self.batches: _Schema | None = None
+        self.wanted: set[str] = set()
+        self.child_name = ""
+        self.entries: list[ReadEntry] = []
+        self.strings = _Strings()
+        self.namespace_error: str | None = None
+        self.count = 0
+
+    def read(self, events: Iterable[tuple[str, etree._Element]]) -> None:
+        """Go through the parser's events; each child of the root is taken once the next
+        one ends (the text after it is complete then)."""
+        pending: etree._Element | None = None
+        depth = 0
         for event, element in events:
             if event == "start":
                 depth += 1
                 if depth == 1:
-                    root = element
-                    name = etree.QName(root)
-                    if name.localname in ("urlset", "sitemapindex"):
-                        kind = name.localname
-                        child_name = "url" if kind == "urlset" else "sitemap"
-                        wanted = {child_name, f"{{{name.namespace}}}{child_name}"}
-                        if name.namespace != SITEMAP_NS:
-                            namespace_error = ("the root element is not in the namespace "
-                                               f"{SITEMAP_NS}")
-                        elif validate:
-                            batches = _Schema(root, child_name)
+                    self._opened(element)
                 continue
             depth -= 1
-            if depth != 1 or kind is None:
+            if depth != 1 or self.kind is None:
                 continue  # inside a child; or not a sitemap: read on, for a syntax error
-            # The child before this one is complete, the text after it too: take it.
             if pending is not None:
-                take(pending)
+                self._take(pending)
             pending = element
-        if pending is not None and kind is not None:
-            take(pending)
-        if root is not None and kind is not None:
-            for rest in list(root):  # entity references after the last element
-                leave(rest)
-    except etree.XMLSyntaxError as error:
-        raise _whole_document_error(data, error) from None
-    if root is None:
-        raise SitemapReadError("no XML element found")
-    if kind is None:
-        raise SitemapReadError(
-            f"the root element is <{etree.QName(root).localname}>, not <urlset> or <sitemapindex>")
-    if batches is not None:
-        batches.validate(last=True)
-    parsed = SitemapFile(
-        kind=kind,  # type: ignore[arg-type]  # one of the two, checked above
-        namespace=etree.QName(root).namespace,
-        entries=tuple(entries),
-        size=len(data),
-        declares_xhtml=XHTML_NS in (root.nsmap or {}).values(),
-    )
-    errors = [namespace_error] if namespace_error else (batches.messages if batches else [])
-    return StreamedDocument(parsed, hashlib.sha256(data).digest(),
-                            tuple(errors[:SCHEMA_ERRORS_SHOWN]))
+        if pending is not None and self.kind is not None:
+            self._take(pending)
+        if self.root is not None and self.kind is not None:
+            for rest in list(self.root):  # entity references after the last element
+                self._leave(rest)
+
+    def _opened(self, root: etree._Element) -> None:
+        """The root element: which sitemap it is, and its schema if it is one."""
+        self.root = root
+        name = etree.QName(root)
+        if name.localname not in ("urlset", "sitemapindex"):
+            return
+        self.kind = name.localname
+        self.child_name = "url" if self.kind == "urlset" else "sitemap"
+        self.wanted = {self.child_name, f"{{{name.namespace}}}{self.child_name}"}
+        if name.namespace != SITEMAP_NS:
+            self.namespace_error = f"the root element is not in the namespace {SITEMAP_NS}"
+        elif self.validate:
+            self.batches = _Schema(root, self.child_name)
+
+    def _leave(self, node: etree._Element) -> None:
+        """Hand a complete child of the root to the schema, or drop it."""
+        if self.batches is not None:
+            self.batches.add(node)
+        else:
+            cast(etree._Element, node.getparent()).remove(node)
+
+    def _take(self, element: etree._Element) -> None:
+        """A complete child of the root: its entry kept (if wanted), then let go."""
+        tag = element.tag
+        if (self.urls or self.kind == "sitemapindex") and isinstance(tag, str) and (
+                tag in self.wanted or etree.QName(element).localname == self.child_name):
+            self.entries.append(self.strings.entry(entry_of(element)))
+        for before in reversed(list(element.itersiblings(preceding=True))):
+            self._leave(before)  # not an element (an entity reference): the ones before are gone
+        self._leave(element)
+        self.count += 1
+        if self.progress is not None and self.count % self.every == 0:
+            assert self.root is not None
+            held = len(self.root) + (len(self.batches.shell) if self.batches is not None else 0)
+            self.progress(Reading(self.count, self.stream.tell(), len(self.data), held))
+
+    def document(self) -> StreamedDocument:
+        """What was read, once the parser is done; ``SitemapReadError`` if no sitemap."""
+        root, kind = self.root, self.kind
+        if root is None:
+            raise SitemapReadError("no XML element found")
+        if kind is None:
+            raise SitemapReadError(
+                f"the root element is <{etree.QName(root).localname}>, not <urlset> or <sitemapindex>")
+        if self.batches is not None:
+            self.batches.validate(last=True)
+        parsed = SitemapFile(
+            kind=kind,  # type: ignore[arg-type]  # one of the two, checked above
+            namespace=etree.QName(root).namespace,
+            entries=tuple(self.entries),
+            size=len(self.data),
+            declares_xhtml=XHTML_NS in (root.nsmap or {}).values(),
+        )
+        errors = ([self.namespace_error] if self.namespace_error
+                  else (self.batches.messages if self.batches else []))
+        return StreamedDocument(parsed, hashlib.sha256(self.data).digest(),
+                                tuple(errors[:SCHEMA_ERRORS_SHOWN]))
