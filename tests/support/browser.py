@@ -15,10 +15,11 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.support.web_server import serving
 
 # --no-sandbox: Chromium refuses to run as root otherwise (CI runs as root).
 # --log-level=3: silences the D-Bus errors of a machine without a session bus.
@@ -49,16 +50,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 @contextmanager
 def serve(folder: Path) -> Iterator[str]:
     """Serve ``folder`` on 127.0.0.1 (a free port) in a thread; yield its base URL."""
-    handler = functools.partial(_Quiet, directory=os.fspath(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(functools.partial(_Quiet, directory=os.fspath(folder))) as base:
+        yield base
 
 
 def _run(args: list[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:

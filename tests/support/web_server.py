@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import http.server
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -109,7 +109,7 @@ def web(routes: Mapping[str, Reply] | None = None, *, trickle: bool = False,
 
 
 @contextmanager
-def serving(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+def serving(handler: Callable[..., http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
     """``handler`` served on 127.0.0.1 (a free port) in threads while the block runs;
     the block gets the server's root URL."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
