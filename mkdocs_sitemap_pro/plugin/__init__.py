@@ -2,7 +2,7 @@
 
 ``plugin`` holds the hooks, ``build`` the one per-build object, ``config`` the options,
 ``build_history`` the git history map, ``dependencies`` what pages show, ``pages`` which
-pages are listed, ``dating`` their lastmod, ``pipeline`` the steps after the build,
+pages are listed (``core.dating`` dates them), ``pipeline`` the steps after the build,
 ``report`` every message, ``theme`` what the theme does with sitemaps, ``integrations``
 one module per other plugin, ``standalone`` the ``build`` command after another builder.
 """

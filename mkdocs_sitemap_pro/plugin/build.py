@@ -24,7 +24,6 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
 from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, loc_key, page_key
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
@@ -36,7 +35,7 @@ from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
-from mkdocs_sitemap_pro.plugin.dating import Dater, Lastmod, Rendered
+from mkdocs_sitemap_pro.core.dating import Dater, LastDeploy, Lastmod, Rendered, SitemapPage
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
@@ -44,7 +43,7 @@ from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
-from mkdocs_sitemap_pro.plugin.pages import PageCollector, SitemapPage
+from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 
 if TYPE_CHECKING:  # the pipeline takes a Build; a Build only keeps its parts (serve)

@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.git import (
     read_ignore_revs_file,
     read_map,
 )
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
+from mkdocs_sitemap_pro.core.dating import LastDeploy
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE

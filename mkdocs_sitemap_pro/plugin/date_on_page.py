@@ -29,7 +29,7 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.words import counted
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.dating import Lastmod
+from mkdocs_sitemap_pro.core.dating import Lastmod
 from mkdocs_sitemap_pro.plugin.integrations.i18n import built_language
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.theme import material_like

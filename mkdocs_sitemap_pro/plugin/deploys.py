@@ -6,7 +6,7 @@ object id and its date; and every listed page, by hashed URL, with the fingerpri
 what it rendered and its lastmod. ``read_previous`` reads the manifest named by
 ``previous`` (a path, an ``http(s)`` URL, or ``auto``: the one published at the site's
 URL) once a build: its pages keep their dates while what they render is unchanged
-(``core.deploy.rendered``), and in a shallow clone ``carry_previous`` dates the files
+(``core.dating``), and in a shallow clone ``carry_previous`` dates the files
 whose change lies beyond its boundary (see ``core.deploy.manifest``). Any trouble
 reading it is one WARNING and changes no date, except for ``auto`` on a first deploy
 (HTTP 404: nothing published yet): an INFO, and the files beyond the boundary are dated
@@ -41,7 +41,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
     path_key,
     path_keys,
 )
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
+from mkdocs_sitemap_pro.core.dating import LastDeploy
 from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.core.words import named

@@ -21,6 +21,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
 from mkdocs.utils.meta import YAML_RE
 
+from mkdocs_sitemap_pro.core.dating import SitemapPage
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
 from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
@@ -35,16 +36,6 @@ _NOTHING = HeadDirectives()  # a head that says nothing of indexing
 #: coarse clock, a tick of up to 10 ms behind): pages written this close before every page
 #: was written are read again, in case another plugin replaced them.
 _CLOCK_SLACK_NS = 50_000_000
-
-
-class SitemapPage(NamedTuple):
-    """A page that belongs in the sitemap, with its checked settings."""
-
-    src_uri: str
-    url: str
-    source_path: str | None  # None for a page another plugin generated
-    settings: PageSettings
-    images: ImagesFound = ImagesFound()  # what its content shows (the ``images`` option)
 
 
 class Collection:

@@ -29,7 +29,7 @@ from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed, view_titles
 from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
-from mkdocs_sitemap_pro.plugin.dating import Dating, Lastmod, date_pages, merge_datings
+from mkdocs_sitemap_pro.core.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
 from mkdocs_sitemap_pro.plugin.serve_memos import PageInputs, PartKey, page_inputs, write_once
 from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten

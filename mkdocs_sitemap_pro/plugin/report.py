@@ -15,7 +15,7 @@ from mkdocs.plugins import get_plugin_logger
 
 from mkdocs_sitemap_pro.core.robots_rules import Rule
 from mkdocs_sitemap_pro.core.writer import WriteReport
-from mkdocs_sitemap_pro.plugin.dating import API_FILE, CODE, UNEXPLAINED, UNSEEN, Dating
+from mkdocs_sitemap_pro.core.dating import API_FILE, CODE, UNEXPLAINED, UNSEEN, Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.core.words import counted as _count
 

@@ -15,7 +15,7 @@ from mkdocs_sitemap_pro.core.deploy.manifest import (
     page_key,
     parse_manifest,
 )
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy, later_date
+from mkdocs_sitemap_pro.core.dating import LastDeploy, later_date
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, Known
 from mkdocs_sitemap_pro.core.page.fingerprint import (
     FINGERPRINT_CHARS,

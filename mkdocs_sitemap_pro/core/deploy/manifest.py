@@ -9,7 +9,7 @@ already publish; the same commit and options give the same bytes.
 Each listed page is recorded too, by a hash of its loc relative to where the sitemap
 lists (the site's URL, or a mike version's folder: ``loc_key``): the fingerprint of what
 it rendered (``core.page.fingerprint``) and the ``<lastmod>`` it got, so that the next
-deploy keeps that date while the page renders the same (``core.deploy.rendered``), and
+deploy keeps that date while the page renders the same (``core.dating``), and
 ``changes`` names exactly the pages whose rendering changed (``core.deploy.changes``).
 
 A build whose history is cut short (a shallow clone) reads the last published manifest

@@ -6,7 +6,7 @@ one page dated by git, the newest of its source and each file it showed (git's a
 under the same rule and date kind); files git cannot date, files outside the repository
 and files matched by ``dependencies_exclude`` are left out, and said so at DEBUG. The
 source wins a tie, so a page is said to be dated by a dependency only when that file
-changed later. (A listing page is dated by its posts too: ``plugin.dating``.)
+changed later. (A listing page is dated by its posts too: ``core.dating``.)
 """
 
 import datetime as dt

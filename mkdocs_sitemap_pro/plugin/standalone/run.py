@@ -22,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.utils import CountHandler, get_build_datetime
 
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy
+from mkdocs_sitemap_pro.core.dating import LastDeploy
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.page.fingerprint import BUILT, content_of, fingerprint
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions

@@ -1,9 +1,26 @@
-"""Each sitemap page's lastmod: front matter, then git (or mtime), then the fallback.
+"""The dating rule: each sitemap page's lastmod, and how it was found.
 
-A ``Dater`` dates one page at a time, once per build (it remembers each answer), so the
-date a page shows, set as it renders, is the one its sitemap entry gets at the end.
-``date_pages`` sums up the dates of the listed pages: how every page was dated, for the
-INFO line, and git's warnings. Knows nothing of XML.
+Front matter first; then git (or mtime) by what the page shows (``core.page.shown``'s
+``decide`` picks the newest of its source, its includes, the source it documents, the
+posts it lists); then the fallback. A ``Dater`` dates one page at a time, once per build
+(it remembers each answer), so the date a page shows, set as it renders, is the one its
+sitemap entry gets at the end. ``date_pages`` sums up the dates of the listed pages: how
+every page was dated, for the INFO line, and git's warnings.
+
+The rule of later deploys (``later_date``). Git dates a page by the source it shows,
+which cannot tell a change a reader sees from one they do not (a comment inside a shown
+function, trailing spaces, a CRLF -> LF commit), nor see data that code of the site
+read. The last deploy's manifest recorded, per listed page, the fingerprint of what it
+rendered and the ``<lastmod>`` it got; with it (``previous``), each page is dated:
+
+- the same fingerprint: the last deploy's date, whatever git says now (``kept``);
+- another fingerprint: its date by what it shows (``changed``), unless that is not newer
+  than the last deploy's, when something the plugin could not follow changed it: then
+  the date of the commit being built (``redated``); never older than the truth;
+- no fingerprint recorded for its URL (a page new since, or the manifest's made another
+  way): its date by what it shows (``new``).
+
+Knows no MkDocs and no XML: the plugin and ``build`` hand it ``SitemapPage`` values.
 """
 
 from __future__ import annotations
@@ -14,14 +31,16 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
-from mkdocs_sitemap_pro.core.deploy.rendered import LastDeploy, later_date
+from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
-from mkdocs_sitemap_pro.core.protocol import UTC
+from mkdocs_sitemap_pro.core.page.images import ImagesFound
+from mkdocs_sitemap_pro.core.page.page_settings import PageSettings
 from mkdocs_sitemap_pro.core.page.shown import (
     Decision, Dependencies, Shown, decide, describe_parts, newer)
-from mkdocs_sitemap_pro.plugin.pages import SitemapPage
+from mkdocs_sitemap_pro.core.protocol import UTC
 
 Lastmod = dt.date | dt.datetime | None
+Verdict = Literal["new", "kept", "changed", "redated"]
 
 # Why a page another plugin generated has no date: its source is not in git, and
 # nothing it rendered (objects, includes, an edit path) is.
@@ -36,6 +55,25 @@ _NAMED = 8  # the files of that code a page's DEBUG line names; the rest are cou
 UNSEEN = "with a ::: block not followed"
 #: A staged copy with an added line no tracked file holds (``Dependencies.unexplained``).
 UNEXPLAINED = "with staged lines no tracked file holds"
+
+
+class SitemapPage(NamedTuple):
+    """A page that belongs in the sitemap, with its checked settings."""
+
+    src_uri: str
+    url: str
+    source_path: str | None  # None for a page another plugin generated
+    settings: PageSettings
+    images: ImagesFound = ImagesFound()  # what its content shows (the ``images`` option)
+
+
+class LastDeploy(NamedTuple):
+    """What the last deploy's pages rendered (from its manifest), the commit it was
+    built from, and the commit being built now with its date (None: git cannot say)."""
+
+    rendered: RenderedPages
+    commit: str
+    built: Known | None
 
 
 class PageDate(NamedTuple):
@@ -253,6 +291,26 @@ class Dater:
             notes.append(f"dated by the code that rewrote it, {decision.file}"
                          if by == CODE else f"dated by the included file {decision.file}")
         return PageDate(own, "git", by=by, decider=decision.file, notes=tuple(notes))
+
+def later_date(deploy: LastDeploy, method: str, key: str, fingerprint: str,
+               when: Lastmod) -> tuple[Lastmod, Verdict]:
+    """The lastmod of the page ``key`` (``manifest.page_key``) whose content has
+    ``fingerprint`` (made by ``method``), given ``when``, its date by what it shows."""
+    recorded = deploy.rendered.pages.get(key) if deploy.rendered.method == method else None
+    if recorded is None:
+        return when, "new"
+    before, last = recorded
+    if last is None:  # it had no date then: nothing to keep
+        return when, "new"
+    if before == fingerprint:
+        return last, "kept"
+    if when is not None and newer(when, last):
+        return when, "changed"
+    # What it renders changed, and no source it shows did since: the commit being built.
+    if deploy.built is None:
+        return when, "changed"  # git cannot say when: its date by what it shows
+    return deploy.built.when, "redated"
+
 
 def _later(found: PageDate, when: Lastmod, verdict: str) -> PageDate:
     """``found`` as the last deploy's pages decide it."""
