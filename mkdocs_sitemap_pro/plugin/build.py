@@ -15,7 +15,8 @@ import datetime as dt
 import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -23,14 +24,13 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_build_datetime
 
-from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages, loc_key, page_key
-from mkdocs_sitemap_pro.core.entry import SitemapEntry
+from mkdocs_sitemap_pro.core.deploy.manifest import loc_key, page_key
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.page.fingerprint import CONVERTED, Method, fingerprint
+from mkdocs_sitemap_pro.core.page.fingerprint import BUILT, CONVERTED, Method, content_of, fingerprint
 from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
 from mkdocs_sitemap_pro.core.page.images import ImagesFound, content_images
-from mkdocs_sitemap_pro.core.page.shown import Dependencies, LineLookup
+from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
@@ -39,7 +39,7 @@ from mkdocs_sitemap_pro.core.dating import Dater, LastDeploy, Lastmod, Rendered,
 from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
-from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
+from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
 from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
@@ -52,14 +52,37 @@ if TYPE_CHECKING:  # the pipeline takes a Build; a Build only keeps its parts (s
 __all__ = ["Build"]
 
 
+class Converted(NamedTuple):
+    """What a build knows once its pages are converted: from ``on_env`` on (MkDocs), or
+    from the start when another builder wrote the site (``build``)."""
+
+    files: Files
+    history: GitHistory | None = None  # None: not dated by git
+    dependencies: Dependencies | None = None  # what every page showed (None: not asked)
+    last_deploy: LastDeploy | None = None  # what the last deploy's pages rendered
+    # ``build``: a page's heading read from the HTML the builder wrote (a feed's titles
+    # then need none of the site's Markdown extensions).
+    heading_of: HeadingOf | None = None
+
+
+class GitRead(NamedTuple):
+    """What the plugin's git walk gives a build at ``on_env``."""
+
+    history: GitHistory
+    options: HistoryOptions
+    lines: LineDateStore | None  # ``dependencies: lines``: the line date cache
+    last_deploy: LastDeploy | None
+
+
 class Build:
     """What one build has gathered, and its dates (made at ``on_config``, used up at the
-    end). ``files`` is known from ``on_env`` on (the standalone build: from the start)."""
+    end). ``built``: the site another builder wrote (``build``), its pages known at once.
+    Until its pages are converted (``converted``), only what they say and show is kept."""
 
-    def __init__(self, config: MkDocsConfig, options: SitemapProConfig, *,
-                 build_time: dt.datetime | None = None, serving: bool = False,
-                 memos: ServeMemos[SitemapPart] | None = None, collector: PageCollector | None = None,
-                 files: Files | None = None, texts: LastmodTexts | None = None) -> None:
+    def __init__(self, config: MkDocsConfig, options: SitemapProConfig, memos: ServeMemos[SitemapPart],
+                 *, build_time: dt.datetime | None = None, serving: bool = False,
+                 texts: LastmodTexts | None = None, tracker: Tracker | None = None,
+                 built: Converted | None = None, collector: PageCollector | None = None) -> None:
         self.config, self.options = config, options
         # One build time for the whole build, so every check agrees (SOURCE_DATE_EPOCH).
         self.build_time = build_time if build_time is not None else get_build_datetime()
@@ -67,41 +90,61 @@ class Build:
         # (``texts``: an earlier language's, for the one sitemap of all languages).
         self.texts = texts if texts is not None else LastmodTexts(options.lastmod_format)
         self.serving = serving  # under `mkdocs serve`, site_url is the local address
-        self.memos = memos  # what the last builds of this process made (serve)
+        self.memos = memos  # what the last builds of this process made (kept under serve)
         # What pages said is kept for the next build only where one follows (serve).
         self.collector = collector if collector is not None else PageCollector(
             options.exclude, self.build_time, redirected_pages(config),
-            memos.pages if memos is not None else None, images=options.images)
-        self._files = files
-        self._pages: tuple[int, Sequence[File]] | None = None  # see documentation_pages
-        self.tracker: Tracker | None = None  # what pages read as they converted
-        self.history: GitHistory | None = None
-        self.lines: LineLookup | None = None  # the dates of files' lines shown in part
-        # Staged copies with an added line no tracked file holds (counted in the summary).
-        self._unexplained: frozenset[str] = frozenset()
-        self.dependencies: Dependencies | None = None  # what every page showed
-        self.page_dates: PageDates | None = None  # what pages were shown of their dates
-        self._dater: Dater | None = None
-        # Languages built one at a time (`build`): their order; None: static-i18n's, if used.
-        self.languages: i18n.LanguageOrder | None = None
-        # Called with what would be written, before anything is: raises to write nothing
-        # (`build` after Zensical: the builder's sitemap's URLs are all kept).
-        self.check_before_write: Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[SitemapPart]], None] | None = None
-        # A page's heading read from the HTML another builder wrote (`build`): a feed's
-        # titles then need none of the site's Markdown extensions.
-        self.heading_of: HeadingOf | None = None
+            memos.pages if serving else None, images=options.images)
+        self.page_dates = PageDates(config, options, self.build_time, self.texts)
+        self.tracker = tracker  # what pages read as they converted (None: not asked)
         # What each page rendered (by src_uri), for the manifest and the next deploy;
-        # None where no deploy follows (`mkdocs serve`, neither manifest nor previous).
-        self.fingerprints: dict[str, str] | None = (
-            {} if (options.manifest or options.previous) and not serving else None)
-        self.fingerprint_method: Method = CONVERTED  # `build`: the built pages' content
-        self.last_deploy: LastDeploy | None = None  # what the last deploy's pages rendered
+        # recorded only where a deploy follows (neither `mkdocs serve`, nor without
+        # manifest and previous).
+        self.fingerprints: dict[str, str] = {}
+        self.recording = bool(options.manifest or options.previous) and not serving
+        self.fingerprint_method: Method = CONVERTED if built is None else BUILT
+        self._pages: tuple[int, Sequence[File]] = (-1, ())  # see documentation_pages
+        self._converted: tuple[Converted, Dater] | None = None
+        if built is not None:
+            if self.recording:  # what each page shows, as the builder wrote it
+                self.fingerprints.update(_built_fingerprints(built.files))
+            self._converted = (built, self._dater(built))
+
+    @property
+    def converted(self) -> bool:
+        """Whether its pages are converted (``on_env`` came): it has files to list."""
+        return self._converted is not None
+
+    @property
+    def _known(self) -> Converted:
+        assert self._converted is not None, "known once the pages are converted (on_env)"
+        return self._converted[0]
 
     @property
     def files(self) -> Files:
-        """The build's files, known from ``on_env`` on (``converted``)."""
-        assert self._files is not None, "a build's files are known from on_env on"
-        return self._files
+        """The build's files, known from ``on_env`` on."""
+        return self._known.files
+
+    @property
+    def history(self) -> GitHistory | None:
+        """The git history read for this build (None: not by git, or before ``on_env``)."""
+        return self._known.history if self._converted is not None else None
+
+    @property
+    def dependencies(self) -> Dependencies | None:
+        """What every page showed (None: not asked)."""
+        return self._known.dependencies
+
+    @property
+    def heading_of(self) -> HeadingOf | None:
+        """Where a page's heading is read from its built HTML (``build``); None: MkDocs'."""
+        return self._known.heading_of
+
+    @property
+    def dater(self) -> Dater:
+        """The build's one ``Dater``, made when its pages were converted."""
+        assert self._converted is not None, "pages are dated from on_env on"
+        return self._converted[1]
 
     def documentation_pages(self) -> Sequence[File]:
         """``files.documentation_pages()`` of the final file list, listed once for all
@@ -109,14 +152,9 @@ class Build:
         ``on_post_build`` on, when no plugin adds files any more; listed again if the
         list grew all the same."""
         files = self.files
-        if self._pages is None or self._pages[0] != len(files):
+        if self._pages[0] != len(files):
             self._pages = (len(files), files.documentation_pages())
         return self._pages[1]
-
-    @property
-    def converted(self) -> bool:
-        """Whether its pages are converted (``on_env`` came): it has files to list."""
-        return self._files is not None
 
     # The plugin's hooks, in the order MkDocs calls them.
 
@@ -131,40 +169,45 @@ class Build:
         if self.tracker is not None:
             self.tracker.close(page)
 
-    def pages_converted(self, files: Files) -> None:
-        """``on_env``: every page is converted and every plugin has added its pages;
-        what pages not rendered (``--dirty``) showed comes from the cache."""
-        self._files = files
-        if self.tracker is not None:
-            self.tracker.from_cache(files)
-
-    def history_read(self, history: GitHistory, options: HistoryOptions,
-                     lines: LineDateStore | None, last_deploy: LastDeploy | None = None) -> None:
-        """``on_env``, with git: the history, untracked copies dated by their tracked
-        twins, (``dependencies: lines``) the lines of files shown in part, and what the
-        last deploy's pages rendered (``previous``)."""
-        self.history = history
-        self.last_deploy = last_deploy
-        shown = self.tracker.shown if self.tracker is not None else {}
-        copies = date_copies(history, page_sources(self.files), shown,
-                             self.options.git_timeout)
-        if self.tracker is not None and copies.added:  # a staged banner or notice shows too
-            shown.update(with_added(shown, self.files, copies.added))
-        self._unexplained = copies.unexplained_pages(self.files)
-        if self.tracker is not None and lines is not None:  # one blame per changed file
-            self.lines = lines.dates(history, options, shown.values(), self.options.git_timeout)
+    def pages_converted(self, files: Files, git: GitRead | None) -> None:
+        """``on_env``: every page is converted and every plugin has added its pages; with
+        git, the history. The pages are dated from here on, before any template renders:
+        what pages not rendered (``--dirty``) showed comes from the cache, untracked
+        copies are dated by their tracked twins, (``dependencies: lines``) the lines of
+        files shown in part are dated, and the last deploy's pages are known
+        (``previous``)."""
+        tracker, unexplained, lines = self.tracker, frozenset[str](), None
+        if tracker is not None:
+            tracker.from_cache(files)
+        if git is not None:
+            shown = tracker.shown if tracker is not None else {}
+            copies = date_copies(git.history, page_sources(files), shown, self.options.git_timeout)
+            if tracker is not None and copies.added:  # a staged banner or notice shows too
+                shown.update(with_added(shown, files, copies.added))
+            unexplained = copies.unexplained_pages(files)
+            if tracker is not None and git.lines is not None:  # one blame per changed file
+                lines = git.lines.dates(git.history, git.options, shown.values(),
+                                        self.options.git_timeout)
+        dependencies = None
+        if tracker is not None:
+            dependencies = Dependencies(
+                tracker.shown, self.options.dependencies_exclude, tracker.missing, lines,
+                frozenset(tracker.api_files), code=tracker.code, unexplained=unexplained)
+        known = Converted(files, git.history if git is not None else None, dependencies,
+                          git.last_deploy if git is not None else None)
+        self._converted = (known, self._dater(known))
 
     def page_context(self, page: Page, context: dict[str, Any]) -> None:
         """``on_page_context``: a listing's posts are chosen; the page is dated now,
         once, so the date it shows is its sitemap entry's."""
         if self.tracker is not None and self.tracker.blog:
             self.tracker.listing(page, context)
-        if self.fingerprints is not None:  # what the reader gets, before it is dated
+        if self.recording:  # what the reader gets, before it is dated
             self.fingerprints[page.file.src_uri] = fingerprint(
                 _rendered(page, context), (str(page.title or ""), str(page.meta.get("tags") or "")))
         listed = self.collector.candidate(page.file)
-        if listed is not None and self.page_dates is not None and self._dater is not None:
-            self.page_dates.put_in_meta(page, self._dater.date(listed).when)
+        if listed is not None and self._converted is not None:
+            self.page_dates.put_in_meta(page, self.dater.date(listed).when)
 
     def page_written(self, page: Page, output: str) -> str:
         """``on_post_page``: the rendered head is the last word on noindex and canonical
@@ -175,49 +218,41 @@ class Build:
         if self.options.images and page.content:
             images = content_images(page.content, page.canonical_url or page.file.url)
         self.collector.record(page, read_head(output, end), images)
-        if self.page_dates is not None:
-            self.page_dates.count_in_html(page, output)
-            if self.page_dates.in_heads:
-                output = self.page_dates.in_head(page, output, end)
+        self.page_dates.count_in_html(page, output)
+        if self.page_dates.in_heads:
+            output = self.page_dates.in_head(page, output, end)
         return output
 
     def finish(self) -> None:
         """After the pages are written: what every final page showed, narrowed from what
         pages showed as they converted; the dependency cache is written."""
-        if self.tracker is None or self._files is None:
+        tracker, converted = self.tracker, self._converted
+        if tracker is None or converted is None:
             return
-        self.ensure_dater()  # made at on_env: what pages showed as they converted
-        assert self.dependencies is not None
-        shown, trouble = self.tracker.finish(list(self.documentation_pages()))
+        known, dater = converted
+        assert known.dependencies is not None  # made from the tracker at on_env
+        shown, trouble = tracker.finish(list(self.documentation_pages()))
         if trouble:
             log.debug(trouble)  # "<path> could not be written (why)"
-        self.dependencies = self.dependencies._replace(
-            pages=shown, missing=tuple(self.dependencies.missing))
+        self._converted = (known._replace(dependencies=known.dependencies._replace(
+            pages=shown, missing=tuple(known.dependencies.missing))), dater)
         self.tracker = None  # used up: what it observed lets go with the caches
 
-    def ensure_dater(self) -> Dater:
-        """The build's one ``Dater``, made on first use (from ``on_env`` on, or at the
-        end of a standalone build): the history and what pages showed are known."""
-        if self._dater is None:
-            if self.tracker is not None and self.dependencies is None:
-                self.dependencies = Dependencies(
-                    self.tracker.shown, self.options.dependencies_exclude,
-                    self.tracker.missing, self.lines, frozenset(self.tracker.api_files),
-                    code=self.tracker.code, unexplained=self._unexplained)
-            files, collector = self.files, self.collector
-            self._dater = Dater(
-                mode=self.options.lastmod,
-                fallback=self.options.lastmod_fallback,
-                history=self.history,
-                build_time=self.build_time,
-                dependencies=self.dependencies,
-                page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
-                detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
-                rendered=Rendered(self.last_deploy, self.fingerprint_method, self.fingerprints,
-                                  self.page_key)
-                if self.last_deploy is not None and self.fingerprints is not None else None,
-            )
-        return self._dater
+    def _dater(self, known: Converted) -> Dater:
+        """The build's one ``Dater``: the history and what pages showed are known."""
+        files, collector = known.files, self.collector
+        return Dater(
+            mode=self.options.lastmod,
+            fallback=self.options.lastmod_fallback,
+            history=known.history,
+            build_time=self.build_time,
+            dependencies=known.dependencies,
+            page_of=lambda src_uri: collector.candidate(files.get_file_from_path(src_uri)),
+            detail=log.isEnabledFor(logging.DEBUG),  # notes only where DEBUG shows them
+            rendered=Rendered(known.last_deploy, self.fingerprint_method, self.fingerprints,
+                              self.page_key)
+            if known.last_deploy is not None and self.recording else None,
+        )
 
     @functools.cached_property
     def site(self) -> SiteUrl:
@@ -240,7 +275,7 @@ class Build:
         page this build did not render (``--dirty``) keeps the HTML the last build into
         the same folder wrote, so its fingerprint is the one that build recorded
         (``unrendered``, asked only when there is such a page)."""
-        fingerprints = self.fingerprints or {}
+        fingerprints = self.fingerprints
         recorded: dict[str, tuple[str, dt.datetime | None]] = {}
         earlier: Mapping[str, tuple[str, dt.datetime | None]] | None = None
         for page in pages:
@@ -253,6 +288,18 @@ class Build:
             if found is not None:
                 recorded[key] = (found, _instant(lastmods.get(page.src_uri)))
         return recorded
+
+
+def _built_fingerprints(files: Files) -> dict[str, str]:
+    """Each page's fingerprint, of the content of the HTML another builder wrote."""
+    found: dict[str, str] = {}
+    for file in files.documentation_pages():
+        try:
+            html = Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue  # no HTML to read: nothing recorded
+        found[file.src_uri] = fingerprint([content_of(html)])
+    return found
 
 
 def _rendered(page: Page, context: dict[str, Any]) -> list[str]:

@@ -8,7 +8,7 @@ It turns the built pages into core inputs and calls the core; every message goes
 
 import datetime as dt
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -73,13 +73,22 @@ class SitemapPart(NamedTuple):
     found: Collection
 
 
+#: Called with what would be written, before anything is; raises to write nothing.
+BeforeWrite = Callable[[SiteUrl, Sequence[SitemapEntry], Sequence[SitemapPart]], None]
+
+
 def write_sitemap(
-    options: SitemapProConfig, build: Build, earlier: Sequence[Build] = ()
+    options: SitemapProConfig, build: Build, earlier: Sequence[Build] = (), *,
+    languages: i18n.LanguageOrder | None = None, check_before_write: BeforeWrite | None = None,
 ) -> WriteReport | None:
     """Write the sitemap tree and the robots.txt line for a finished build.
 
-    ``earlier``: the finished builds of the languages static-i18n built before ``build``;
-    one sitemap lists the pages of all of them, with hreflang alternates.
+    ``earlier``: the finished builds of the languages static-i18n built before ``build``
+    (or ``build`` built one at a time, in the order ``languages`` gives; None:
+    static-i18n's, if used); one sitemap lists the pages of all of them, with hreflang
+    alternates. ``check_before_write`` is called with what would be written, before
+    anything is: it raises to write nothing (``build`` after Zensical: the builder's
+    sitemap's URLs are all kept).
 
     Returns what was written, or None when no page belongs in a sitemap (then nothing
     is written and robots.txt is left alone). A failed write of the sitemap raises
@@ -95,11 +104,11 @@ def write_sitemap(
     parts = [_gather(options, each, versioned) for each in (*earlier, build)]
     dated = merge_datings([part.dated for part in parts])
     report.dating(dated, options.lastmod)
-    date_on_page.report([b.page_dates for b in (*earlier, build) if b.page_dates is not None])
+    date_on_page.report([each.page_dates for each in (*earlier, build)])
     entries = i18n.with_alternates(config, [(part.files, part.listed) for part in parts],
-                                   build.languages)
-    if build.check_before_write is not None:
-        build.check_before_write(site, entries, parts)
+                                   languages)
+    if check_before_write is not None:
+        check_before_write(site, entries, parts)
     # The site's own code has the last word on what is listed (a `hooks:` function).
     entries = site_hooks.shape_entries(config, entries, site, build.build_time)
     written = _write_files(options, build, parts, entries, site)
@@ -133,7 +142,7 @@ def _write_files(options: SitemapProConfig, build: Build, parts: Sequence[Sitema
     config = build.config
     try:
         written = write_once(
-            build.memos.output if build.memos is not None else None,
+            build.memos.output if build.serving else None,
             entries,
             config.site_dir,
             site.url,
@@ -200,7 +209,7 @@ def _rendered(parts: Sequence[SitemapPart], builds: Sequence[Build], site_dir: P
               filename: str) -> RenderedPages | None:
     """What every listed page rendered and the lastmod it got, for the manifest; pages
     not rendered (``--dirty``) as the manifest already in ``site_dir`` recorded them."""
-    if not builds or builds[-1].fingerprints is None:
+    if not builds or not builds[-1].recording:
         return None
     method = builds[-1].fingerprint_method
 
@@ -219,7 +228,7 @@ def _gather(
     """One build's pages: collected (fallback copies of translations and, under mike,
     pages canonical in another version left out), dated; or the last build's, if the
     same."""
-    kept, key = (build.memos.parts if build.memos is not None else None), None
+    kept, key = (build.memos.parts if build.serving else None), None
     if kept is not None:
         key = _part_key(options, build, versioned)
         part = kept.recall(key, _rendered_inputs(build))
@@ -234,7 +243,7 @@ def _gather(
     if versioned is not None:
         mike.leave_out_other_versions(found, versioned)
     report.collection(found)
-    dated = date_pages(found.pages, build.ensure_dater())
+    dated = date_pages(found.pages, build.dater)
     part = SitemapPart(build.files, _entries(found, dated.lastmods, options), dated, found)
     clock_free = options.lastmod != "mtime" and not found.clock_bound and (
         options.lastmod_fallback == "omit" or not dated.undated
@@ -256,7 +265,7 @@ def _part_key(
     return PartKey(
         options=dict(options),
         context=(build.collector.redirected, versioned),
-        pages=build.memos.identities(build.files) if build.memos is not None else [],
+        pages=build.memos.identities(build.files) if build.serving else [],
         history=build.history.key if build.history is not None else None,
         missing=tuple(deps.missing) if deps is not None else (),
     )

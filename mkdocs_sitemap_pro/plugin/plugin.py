@@ -26,13 +26,12 @@ from mkdocs.structure.pages import Page
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.plugin import pipeline, theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, check_cache_dir
-from mkdocs_sitemap_pro.plugin.build import Build
-from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracking
+from mkdocs_sitemap_pro.plugin.build import Build, GitRead
+from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.mkdocs_internals import event_handlers
 from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
-from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
 
 # A page's conversion window opens before every other plugin and closes after all.
@@ -65,24 +64,33 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):  # type: ignore[no-untyped
         # Sitemaps need absolute URLs; a bad site_url cannot give any, so stop here.
         pipeline.site_url_of(config)
         check_cache_dir(config, self.config)
-        # static-i18n starts its next language: the one just built is complete, keep it
-        # for the one sitemap written at the end.
-        language = None
-        if i18n.nested_build(config):
-            if (language := self._finished_build()) is not None:
-                self._languages.keep(language, language.documentation_pages())
-        else:
-            self._languages.clear()
-        build = self._build = Build(config, self.config, serving=self._serving,
-                                    memos=self._memos if self._serving else None,
-                                    texts=language.texts if language is not None else None)
-        build.page_dates = PageDates(config, self.config, build.build_time, build.texts)
+        # static-i18n starts its next language: the one just built is kept for the one
+        # sitemap written at the end (its texts too: one text per date).
+        language = self._keep_language(config)
         # Git history is walked beside MkDocs' reading of the pages, from now on.
-        if self.config.lastmod == "git":
-            self._history.start(config, self.config, self._serving)
-            if self.config.dependencies:
-                build.tracker = self._tracking.tracker(config, self.config)
+        self._build = Build(config, self.config, self._memos, serving=self._serving,
+                            texts=language.texts if language is not None else None,
+                            tracker=self._start_git(config))
         return None
+
+    def _keep_language(self, config: MkDocsConfig) -> Build | None:
+        """Under static-i18n, the language build just finished (kept until the sitemap
+        is written); None for the first, or a site of one language."""
+        if not i18n.nested_build(config):
+            self._languages.clear()
+            return None
+        language = self._finished_build()
+        if language is not None:
+            self._languages.keep(language, language.documentation_pages())
+        return language
+
+    def _start_git(self, config: MkDocsConfig) -> Tracker | None:
+        """With ``lastmod: git``, the history walk started; with ``dependencies``, the
+        tracker of what pages show."""
+        if self.config.lastmod != "git":
+            return None
+        self._history.start(config, self.config, self._serving)
+        return self._tracking.tracker(config, self.config) if self.config.dependencies else None
 
     @event_priority(FIRST)
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
@@ -109,22 +117,22 @@ class SitemapProPlugin(BasePlugin[SitemapProConfig]):  # type: ignore[no-untyped
 
     @event_priority(-100)
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
-        build = self._build
-        if build is None:
-            return env
         # Every page is converted and every plugin has added its pages: the dates are
-        # known from here on, before any template renders.
-        build.pages_converted(files)
-        if self._history.started:
-            build.history_read(
-                self._history.dates(), self._history.options,
-                self._tracking.line_dates(config, self.config)
-                if self.config.dependencies == "lines" else None,
-                self._history.last_deploy)
-        build.ensure_dater()
-        # MkDocs' own sitemap would carry the build date on every page: never render it.
-        theme.drop_theme_sitemap(config, files)
+        # known from here on (git's: once the walk is done), before any template renders.
+        if self._build is not None:
+            self._build.pages_converted(files, self._git_read(config))
+            # MkDocs' own sitemap would carry the build date on every page: never render it.
+            theme.drop_theme_sitemap(config, files)
         return env
+
+    def _git_read(self, config: MkDocsConfig) -> GitRead | None:
+        """What the git walk found (it is waited for), None without git."""
+        if not self._history.started:
+            return None
+        lines = (self._tracking.line_dates(config, self.config)
+                 if self.config.dependencies == "lines" else None)
+        return GitRead(self._history.dates(), self._history.options, lines,
+                       self._history.last_deploy)
 
     @event_priority(LAST)
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str | None:

@@ -24,13 +24,13 @@ from mkdocs.utils import CountHandler, get_build_datetime
 
 from mkdocs_sitemap_pro.core.dating import LastDeploy
 from mkdocs_sitemap_pro.core.git import GitHistory
-from mkdocs_sitemap_pro.core.page.fingerprint import BUILT, content_of, fingerprint
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
-from mkdocs_sitemap_pro.plugin.build import Build
+from mkdocs_sitemap_pro.plugin.build import Build, Converted
+from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, Lines, Shown
 from mkdocs_sitemap_pro.plugin.config import (
     SitemapProConfig,
@@ -159,9 +159,9 @@ def build_sitemap(config_file: str | None, site_dir: str | None = None,
     build_time = get_build_datetime()
     history = _history(site) if options.lastmod == "git" else _NO_HISTORY
     main, earlier, order = _builds(site, history, build_time)
-    main.languages, main.check_before_write = order, builder.check_before_write
     try:
-        written = pipeline.write_sitemap(options, main, earlier)
+        written = pipeline.write_sitemap(options, main, earlier, languages=order,
+                                         check_before_write=builder.check_before_write)
     except PluginError as error:
         raise WriteFailed(str(error)) from error
     except Incomplete as error:
@@ -232,25 +232,11 @@ def _site_build(site: SiteConfig, options: SitemapProConfig, history: _History,
         store = LineDateStore(cache_file(config, options, BLAME_FILE))
         dependencies = dependencies._replace(lines=store.dates(
             git, rules, dependencies.pages.values(), options.git_timeout))
-    build = Build(config, options, build_time=build_time, files=built.files,
-                  collector=PageCollector(options.exclude, build_time, moved=moved,
-                                          images=options.images))
-    build.history, build.dependencies = git, dependencies
-    build.heading_of = lambda file: built_heading(file.abs_dest_path)
-    build.last_deploy, build.fingerprint_method = last_deploy, BUILT
-    if build.fingerprints is not None:  # what each page shows, as the builder wrote it
-        for file in built.files.documentation_pages():
-            if (html := _built_html(file.abs_dest_path)) is not None:
-                build.fingerprints[file.src_uri] = fingerprint([content_of(html)])
-    return build
-
-
-def _built_html(path: str) -> str | None:
-    """The HTML a builder wrote for a page (None: there is none to read)."""
-    try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+    return Build(config, options, ServeMemos(), build_time=build_time,
+                 collector=PageCollector(options.exclude, build_time, moved=moved,
+                                         images=options.images),
+                 built=Converted(built.files, git, dependencies, last_deploy,
+                                 lambda file: built_heading(file.abs_dest_path)))
 
 
 def _report_unbuilt(built: BuiltSite) -> None:
