@@ -92,3 +92,11 @@ def strings(values: object) -> list[str]:
     if not isinstance(values, list):
         raise TypeError("not a list")
     return [string(v) for v in values]
+
+
+def flat_ints(flat: object, size: int) -> list[int]:
+    """Tuples of ``size`` integers as a cache file holds them, one flat list (read at C
+    speed on every build): the list, checked; ValueError if it is not one."""
+    if not isinstance(flat, list) or len(flat) % size or not set(map(type, flat)) <= {int}:
+        raise ValueError(f"not groups of {size} integers")
+    return flat

@@ -36,7 +36,7 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
 from mkdocs_sitemap_pro.core.dating import Dater, LastDeploy, Lastmod, Rendered, SitemapPage
-from mkdocs_sitemap_pro.plugin.dependencies.line_dates import LineDateStore
+from mkdocs_sitemap_pro.core.git.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
 from mkdocs_sitemap_pro.plugin.feed import HeadingOf
 from mkdocs_sitemap_pro.plugin.integrations import mike

@@ -4,7 +4,8 @@
 signal), ``repository`` reads facts about the repository, ``walk`` is what both rules
 share, ``first_parent`` and ``all_parents`` are the two rules, ``history_map`` makes the
 map of every tracked file (brought forward from an earlier one), ``map_store`` keeps it
-on disk, and ``history`` looks files up by path (``GitHistory``).
+on disk, and ``history`` looks files up by path (``GitHistory``); of files shown in
+part, ``line_walk`` and ``blame`` date the lines, ``line_dates`` keeps those dates.
 """
 
 from mkdocs_sitemap_pro.core.git.answers import DateKind, HistoryRule, Known, LastChange, Unknown

@@ -9,7 +9,7 @@ changed is the previous commit's, and a line it added has no date. A line last c
 by a shallow clone's boundary commit cannot be dated: its file is then dated whole.
 
 ``LineDates`` keeps the answer as runs of lines with one date, small enough to keep in
-``cache_dir`` (``plugin.dependencies.line_dates``): the blame of a file at HEAD depends
+``cache_dir`` (``core.git.line_dates``): the blame of a file at HEAD depends
 only on the file's last change and the options, so it is made once per change.
 """
 

@@ -38,7 +38,7 @@ NOTHING = Shown()  # what most pages show besides their source (immutable, so sh
 
 
 class LineLookup(Protocol):
-    """The dates of the lines of files shown in part (``plugin.dependencies.line_dates``)."""
+    """The dates of the lines of files shown in part (``core.git.line_dates``)."""
 
     def newest(self, name: bytes, change: Known, lines: Lines) -> dt.datetime | None:
         """The newest change to ``lines`` of the file git calls ``name``, whose last

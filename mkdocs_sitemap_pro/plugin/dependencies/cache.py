@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core import store
-from mkdocs_sitemap_pro.core.cache_values import string, strings
+from mkdocs_sitemap_pro.core.cache_values import flat_ints, string, strings
 from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
@@ -177,14 +177,6 @@ def _stamp(path: str) -> str | None:
     """A file's stamp as the cache stores it, ``mtime_ns:size:inode`` (None: no file)."""
     stamp = file_stamp(path)
     return None if stamp is None else "%d:%d:%d" % stamp
-
-
-def flat_ints(flat: object, size: int) -> list[int]:
-    """Tuples of ``size`` integers as a cache file holds them, one flat list (read at C
-    speed on every build): the list, checked; ValueError if it is not one."""
-    if not isinstance(flat, list) or len(flat) % size or not set(map(type, flat)) <= {int}:
-        raise ValueError(f"not groups of {size} integers")
-    return flat
 
 
 def _pairs(flat: object) -> tuple[tuple[int, int], ...]:

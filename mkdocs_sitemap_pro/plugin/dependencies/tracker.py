@@ -25,11 +25,12 @@ from mkdocs_sitemap_pro.core.page.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown, merge_lines
 from mkdocs_sitemap_pro.plugin.dependencies.cache import CACHE_FILE, DependencyCache
-from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
+from mkdocs_sitemap_pro.core.git.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.rewriters import Rewriters
 from mkdocs_sitemap_pro.plugin.integrations import blog
 from mkdocs_sitemap_pro.plugin.integrations.mkdocstrings import RenderedObjects
 from mkdocs_sitemap_pro.plugin.integrations.snippets import auto_appended_files
+from mkdocs_sitemap_pro.plugin.report import log
 
 if TYPE_CHECKING:
     from mkdocs_sitemap_pro.plugin.integrations.gen_files import EditPaths
@@ -306,7 +307,7 @@ class Tracking:
         """The line dates of files shown in part, kept while it is the same file."""
         path = cache_file(config, options, BLAME_FILE)
         if self._line_dates is None or self._line_dates.path != path:
-            self._line_dates = LineDateStore(path)
+            self._line_dates = LineDateStore(path, log)
         return self._line_dates
 
     def config_loaded(self) -> None:

@@ -38,7 +38,7 @@ from mkdocs_sitemap_pro.plugin.config import (
     check_cache_dir,
     project_folder,
 )
-from mkdocs_sitemap_pro.plugin.dependencies.line_dates import BLAME_FILE, LineDateStore
+from mkdocs_sitemap_pro.core.git.line_dates import BLAME_FILE, LineDateStore
 from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
 from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.includes import (
@@ -229,7 +229,7 @@ def _site_build(site: SiteConfig, options: SitemapProConfig, history: _History,
         dependencies = date_staged(git, built.files, dependencies, options.git_timeout)
     if dependencies is not None and git is not None and rules is not None:
         # Of files a page includes in part, the lines it shows (dependencies: lines).
-        store = LineDateStore(cache_file(config, options, BLAME_FILE))
+        store = LineDateStore(cache_file(config, options, BLAME_FILE), log)
         dependencies = dependencies._replace(lines=store.dates(
             git, rules, dependencies.pages.values(), options.git_timeout))
     return Build(config, options, ServeMemos(), build_time=build_time,

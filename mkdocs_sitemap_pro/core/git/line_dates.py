@@ -22,19 +22,19 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from itertools import chain
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from mkdocs_sitemap_pro.core import store
+from mkdocs_sitemap_pro.core.cache_values import (
+    checked_epoch, checked_offset, commit_id, flat_ints, object_id)
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.git.blame import BlameFailed, LineDates, blame
+from mkdocs_sitemap_pro.core.git.blame import OLDER, BlameFailed, LineDates, Span, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.page.shown import Lines, Shown
 from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
-from mkdocs_sitemap_pro.plugin.dependencies.blame_file import read_entries, read_heads
-from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["BLAME_FILE", "FORMAT", "BuildLines", "LineDateStore"]
 
@@ -76,12 +76,21 @@ class BuildLines:
         return None if when is None else min(when, change.when)
 
 
+class Log(Protocol):
+    """Where the store says what it did (the plugin's logger)."""
+
+    def debug(self, msg: str) -> None: ...
+
+    def info(self, msg: str) -> None: ...
+
+
 class LineDateStore:
     """The line dates a plugin instance has made: by file and options, the last change
     each was made at (a newer one replaces it, so the store holds one answer per file)."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, log: Log) -> None:
         self.path = path  # None: in memory only (cache: false)
+        self._log = log
         self._entries: dict[str, tuple[str, LineDates]] = {}  # key -> (commit, dates)
         # git name -> (stamp, blob id, lines) of a file found to be HEAD's on disk: while
         # it keeps that stamp it is not read and hashed again.
@@ -95,7 +104,7 @@ class LineDateStore:
             return
         kept, why = store.load(self.path, FORMAT, _decode)
         if why is not None:
-            log.debug(f"{why}: lines are dated again")
+            self._log.debug(f"{why}: lines are dated again")
         if kept is not None:
             self._entries, self._heads = kept
 
@@ -136,7 +145,7 @@ class LineDateStore:
                     if isinstance(change, Known) and length is not None:
                         found[name] = (_key(name, options), change.commit, length)
                     elif isinstance(change, Known):
-                        log.debug(f"{path} has uncommitted edits: dated as a whole file")
+                        self._log.debug(f"{path} has uncommitted edits: dated as a whole file")
                 lines.setdefault(name, set()).add(shown_lines)
         return {name: _Wanted(key, commit, length, frozenset(lines[name]))
                 for name, (key, commit, length) in found.items()}
@@ -149,7 +158,7 @@ class LineDateStore:
         them, and add their answers to ``answers``."""
         made = self._make(top, {name: wanted[name] for name in missing}, options,
                           boundary, timeout)
-        log.debug(f"line dates: {made} of {len(missing)} files shown in part dated, "
+        self._log.debug(f"line dates: {made} of {len(missing)} files shown in part dated, "
                   f"{len(wanted) - len(missing)} kept from earlier builds")
         if made:
             self._save()
@@ -193,13 +202,13 @@ class LineDateStore:
         (``core.git.line_walk``), ``git blame`` for the files it leaves (renamed ones, or
         every file under ``all``), several at a time. How many files were dated."""
         made: list[bytes] = []
-        processes = GitProcesses(timeout, notice=log.info)
+        processes = GitProcesses(timeout, notice=self._log.info)
         try:
             problems: list[str] = []
             ignored = resolve_ignored(top, options.ignore_commits, problems, processes=processes)
             left = list(wanted)
             if options.rule == "first-parent":
-                walked = _walk(top, wanted, options, ignored, boundary, processes)
+                walked = self._walk(top, wanted, options, ignored, boundary, processes)
                 for name, dates in walked.items():
                     if dates is not None:
                         self._entries[wanted[name].key] = (wanted[name].commit, dates)
@@ -210,7 +219,7 @@ class LineDateStore:
                 try:
                     dates = blame(top, name, options, ignored, boundary, processes=processes)
                 except BlameFailed as error:
-                    log.debug(f"git blame {os.fsdecode(name)} failed ({error}): "
+                    self._log.debug(f"git blame {os.fsdecode(name)} failed ({error}): "
                               "dated as a whole file")
                     return
                 self._entries[wanted[name].key] = (wanted[name].commit, dates)
@@ -220,7 +229,7 @@ class LineDateStore:
                 with ThreadPoolExecutor(min(_WORKERS, len(left))) as pool:
                     list(pool.map(one, left))
         except (GitTimeout, NoGit) as error:
-            log.debug(f"git did not finish dating lines ({error}): the files left are "
+            self._log.debug(f"git did not finish dating lines ({error}): the files left are "
                       "dated whole")
         finally:
             processes.close()
@@ -237,7 +246,21 @@ class LineDateStore:
                  for name, (stamp, oid, length) in sorted(self._heads.items())}
         why = store.save(self.path, FORMAT, {"files": files, "heads": heads})
         if why is not None:
-            log.debug(f"the line dates could not be kept: {why}")
+            self._log.debug(f"the line dates could not be kept: {why}")
+
+    def _walk(self, top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
+              ignored: frozenset[bytes], boundary: frozenset[bytes],
+              processes: GitProcesses) -> Mapping[bytes, LineDates | None]:
+        """``line_walk`` over the files it can follow (git's quoting spares their names)."""
+        plain = {name: (want.length, want.parts) for name, want in wanted.items()
+                 if not _QUOTED.search(name)}
+        if not plain:
+            return {}
+        try:
+            return walk_lines(top, plain, options.date, ignored, boundary, processes=processes)
+        except RuntimeError as error:
+            self._log.debug(f"the line walk failed ({error}): the files are blamed one by one")
+            return {}
 
 
 def _decode(data: dict[str, Any]) -> tuple[dict[str, tuple[str, LineDates]],
@@ -268,16 +291,51 @@ def _lines_if_head(path: str, oid: str | None) -> int | None:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def _walk(top: str, wanted: Mapping[bytes, _Wanted], options: HistoryOptions,
-          ignored: frozenset[bytes], boundary: frozenset[bytes],
-          processes: GitProcesses) -> Mapping[bytes, LineDates | None]:
-    """``line_walk`` over the files it can follow (git's quoting spares their names)."""
-    plain = {name: (want.length, want.parts) for name, want in wanted.items()
-             if not _QUOTED.search(name)}
-    if not plain:
-        return {}
-    try:
-        return walk_lines(top, plain, options.date, ignored, boundary, processes=processes)
-    except RuntimeError as error:
-        log.debug(f"the line walk failed ({error}): the files are blamed one by one")
-        return {}
+# ``blame.json`` read back: each value checked as git's answer would be, so that a file
+# anyone could write cannot break a build or date lines beyond git's range. ``ValueError``
+# (or ``TypeError``) for anything else: the caller then keeps nothing of the file.
+
+
+def read_entries(files: object) -> dict[str, tuple[str, LineDates]]:
+    """``blame.json``'s files, each checked as git's answer would be (``_quads``)."""
+    if not isinstance(files, dict):
+        raise TypeError("not a table of files")
+    entries: dict[str, tuple[str, LineDates]] = {}
+    for key, (commit, runs, gaps) in files.items():
+        dates = LineDates(_quads(runs), _quads(gaps))
+        first = 1
+        for run in dates.runs:  # in order, every line once: the counts match
+            if run.first != first or run.last < run.first:
+                raise ValueError("runs that do not cover the file's lines in order")
+            first = run.last + 1
+        for gap in dates.gaps:
+            if not 1 <= gap.first < gap.last <= dates.length:
+                raise ValueError("a gap outside the file")
+        entries[key] = (commit_id(commit), dates)
+    return entries
+
+
+def read_heads(heads: object) -> dict[str, tuple[Stamp, str, int]]:
+    """``blame.json``'s files found HEAD's on disk: stamp, blob id, lines."""
+    if not isinstance(heads, dict):
+        raise TypeError("not a table of files")
+    found: dict[str, tuple[Stamp, str, int]] = {}
+    for name, (mtime, size, inode, oid, length) in heads.items():
+        if not all(type(n) is int and n >= 0 for n in (mtime, size, inode, length)):
+            raise ValueError("not a file's stamp")
+        found[name] = ((mtime, size, inode), object_id(oid), length)
+    return found
+
+
+def _quads(flat: object) -> tuple[Span, ...]:
+    """``blame.json``'s runs (or gaps), four integers each in one flat list, as spans:
+    lines from 1, an epoch in git's range (or a marker), a zone less than a day."""
+    items = iter(flat_ints(flat, 4))
+    quads = tuple(map(Span, items, items, items, items))
+    for first, last, epoch, minutes in quads:
+        if first < 1 or last < first or epoch < OLDER:
+            raise ValueError("not lines and a date")
+        if epoch >= 0:
+            checked_epoch(epoch)
+        checked_offset(minutes)
+    return quads
