@@ -4,7 +4,9 @@ Real deploys and builds take seconds; with fixed dates they give the same reposi
 wherever they run, so the tests that start from the same state share one made by the
 real steps, and each gets a copy of its own to change (copying a small repository costs
 a few milliseconds). Under pytest-xdist the workers share it too (their base folders have
-one parent); a lock makes the others wait for the one making it.
+one parent); a lock makes the others wait for the one making it. What the plugin keeps
+by the folder's absolute path (its history map's key) does not follow the copy: a build
+in the copy walks the history afresh, as in a CI job whose cache was restored elsewhere.
 """
 
 from __future__ import annotations
