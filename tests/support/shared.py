@@ -28,13 +28,14 @@ def made_once(site: Site, factory: pytest.TempPathFactory, key: str,
               make: Callable[[Site], Any]) -> Any:
     """Turn ``site`` (a fresh project from the ``site`` fixture) into what ``make`` makes of
     such a project: ``make`` runs once a run for ``key``, on a project of its own, whose
-    folder (git repository included) and configuration are then copied into ``site``.
-    Returns what ``make`` returned (it must be JSON)."""
+    folder (git repository included) and configuration are then copied into ``site``,
+    and what ``make`` wrote beside that folder, beside ``site``'s. Returns what ``make``
+    returned (it must be JSON)."""
     base = factory.getbasetemp()
     cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "made-once"
     cache.mkdir(parents=True, exist_ok=True)
     name = hashlib.sha256(key.encode()).hexdigest()[:16]
-    made, ready = cache / name / "project", cache / f"{name}.json"
+    made, ready = cache / name / site.root.name, cache / f"{name}.json"
     with open(cache / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not ready.is_file():
@@ -45,6 +46,10 @@ def made_once(site: Site, factory: pytest.TempPathFactory, key: str,
             ready.write_text(json.dumps({"config": origin.config, "value": value}))
     state = json.loads(ready.read_text())
     shutil.rmtree(site.root)
-    shutil.copytree(made, site.root, symlinks=True)
+    for entry in made.parent.iterdir():
+        if entry.is_dir():
+            shutil.copytree(entry, site.root.parent / entry.name, symlinks=True)
+        else:
+            shutil.copy2(entry, site.root.parent / entry.name)
     site.config = state["config"]
     return state["value"]
