@@ -275,7 +275,7 @@ def test_a_root_handler_prints_nothing_twice(site, monkeypatch, capsys):
 def alone_venv() -> Path:
     """A virtual environment with this project and its runtime dependencies only (cached):
     no pymdown-extensions, no Material, no Zensical, as `pipx install` gives."""
-    return cached_venv("alone", lambda python: [[str(python), "-m", "pip", "install", "-q", str(REPO)]])
+    return cached_venv("alone", lambda pip: [[*pip, "install", "-q", str(REPO)]])
 
 
 @needs_zensical

@@ -13,7 +13,7 @@ from lxml import etree
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
-from tests.support.mike import ROOT, deploy, make_site, mike_env, show, tip, tree
+from tests.support.mike import ROOT, deploy, deployed, make_site, mike_env, show, tip, tree
 from tests.support.schemas import SM, parse_sitemap
 
 
@@ -51,10 +51,9 @@ def check_location_rule(site) -> None:
         assert loc.startswith(ROOT)
 
 
-def test_root_index_covers_each_version_once_and_robots_keeps_other_lines(site, env, capsys):
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0", "latest", "--update-aliases")
+def test_root_index_covers_each_version_once_and_robots_keeps_other_lines(site, env, capsys,
+                                                                         tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",), ("2.0", "latest", "--update-aliases"))
     # A root robots.txt of the user's own, already on the branch.
     branch = Branch.find(site.root, "gh-pages")
     assert branch is not None
@@ -92,28 +91,24 @@ def test_root_index_covers_each_version_once_and_robots_keeps_other_lines(site, 
 
 
 @pytest.mark.parametrize("alias_type", ["copy", "redirect"])
-def test_aliases_of_every_kind_are_not_listed(site, env, alias_type):
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0", "latest", "--update-aliases", "--alias-type", alias_type)
+def test_aliases_of_every_kind_are_not_listed(site, env, alias_type, tmp_path_factory):
+    deployed(site, tmp_path_factory,
+             ("1.0",), ("2.0", "latest", "--update-aliases", "--alias-type", alias_type))
     assert "latest/index.html" in tree(site)
     assert versions(site) == 0
     assert index_locs(site) == [f"{ROOT}2.0/sitemap.xml", f"{ROOT}1.0/sitemap.xml"]
     check_location_rule(site)
 
 
-def test_with_canonical_version_only_that_version_is_listed(site, env):
-    make_site(site, canonical_version="2.0")
-    deploy(site, "1.0")
-    deploy(site, "2.0")
+def test_with_canonical_version_only_that_version_is_listed(site, env, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",), ("2.0",), canonical_version="2.0")
     assert versions(site) == 0
     assert index_locs(site) == [f"{ROOT}2.0/sitemap.xml"]
     check_location_rule(site)
 
 
-def test_site_url_option_names_the_root(site, env):
-    make_site(site)
-    deploy(site, "1.0")
+def test_site_url_option_names_the_root(site, env, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     assert versions(site, "--site-url", "https://docs.example.org/") == 2  # 1.0 lists example.com
     assert show(site, "sitemap.xml") is None
 
@@ -155,9 +150,9 @@ OLD_EMPTY = (b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www
              b'schemas/sitemap/0.9">\n</urlset>\n')
 
 
-def test_old_versions_are_left_out_with_one_warning_each(site, env, capsys, tmp_path):
-    make_site(site)
-    deploy(site, "1.0")
+def test_old_versions_are_left_out_with_one_warning_each(site, env, capsys, tmp_path,
+                                                         tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     add_old_versions(site, {"0.9": None, "0.8": OLD_NONE, "0.7": OLD_EMPTY, "0.6": b"not xml"})
     assert versions(site) == 0
     captured = capsys.readouterr()
@@ -177,9 +172,8 @@ def test_old_versions_are_left_out_with_one_warning_each(site, env, capsys, tmp_
     assert main(["check", str(export / "sitemap.xml"), "--site-url", ROOT]) == 0, capsys.readouterr().out
 
 
-def test_only_unusable_versions_exits_2_and_commits_nothing(site, env, capsys):
-    make_site(site)
-    deploy(site, "1.0")
+def test_only_unusable_versions_exits_2_and_commits_nothing(site, env, capsys, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     branch = Branch.find(site.root, "gh-pages")
     assert branch is not None
     commit_files(branch, {"versions.json": b'[{"version": "0.9", "title": "0.9", "aliases": []}]',
@@ -191,10 +185,9 @@ def test_only_unusable_versions_exits_2_and_commits_nothing(site, env, capsys):
     assert tip(site) == before and show(site, "sitemap.xml") is None
 
 
-def test_the_root_index_dates_each_version_and_has_a_gz_and_a_page(site, env, capsys):
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0")
+def test_the_root_index_dates_each_version_and_has_a_gz_and_a_page(site, env, capsys,
+                                                                   tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",), ("2.0",))
     assert versions(site) == 0
     root = etree.fromstring((show(site, "sitemap.xml") or "").encode())
     dates = {e.findtext(f"{SM}loc"): e.findtext(f"{SM}lastmod") for e in root}
@@ -209,9 +202,8 @@ def test_the_root_index_dates_each_version_and_has_a_gz_and_a_page(site, env, ca
     assert 'href="2.0/sitemap.html"' in page and 'href="1.0/sitemap.xml"' in page
 
 
-def test_a_version_whose_sitemap_is_an_index_is_listed_by_its_files(site, env):
-    make_site(site)
-    deploy(site, "1.0")
+def test_a_version_whose_sitemap_is_an_index_is_listed_by_its_files(site, env, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     site.set_options(index="always")
     deploy(site, "2.0")
     assert "sitemapindex" in (show(site, "2.0/sitemap.xml") or "")
@@ -219,9 +211,8 @@ def test_a_version_whose_sitemap_is_an_index_is_listed_by_its_files(site, env):
     assert index_locs(site) == [f"{ROOT}2.0/sitemap-1.xml", f"{ROOT}1.0/sitemap.xml"]
 
 
-def test_push_says_what_was_pushed_where(site, env, capsys, tmp_path):
-    make_site(site)
-    deploy(site, "1.0")
+def test_push_says_what_was_pushed_where(site, env, capsys, tmp_path, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=mike_env(), check=True)
     site.repo.git("remote", "add", "origin", str(remote))
@@ -234,10 +225,10 @@ def test_push_says_what_was_pushed_where(site, env, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("alias_type", ["symlink", "copy", "redirect"])
-def test_check_of_the_whole_branch_knows_the_aliases(site, env, capsys, tmp_path, alias_type):
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0", "latest", "--update-aliases", "--alias-type", alias_type)
+def test_check_of_the_whole_branch_knows_the_aliases(site, env, capsys, tmp_path, alias_type,
+                                                     tmp_path_factory):
+    deployed(site, tmp_path_factory,
+             ("1.0",), ("2.0", "latest", "--update-aliases", "--alias-type", alias_type))
     assert versions(site) == 0
     export = tmp_path / "export"
     subprocess.run(["git", "worktree", "add", "-q", "--detach", str(export), "gh-pages"],

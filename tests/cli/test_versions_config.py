@@ -15,7 +15,7 @@ import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
 from tests.cli.test_versions_rebuild import branch_sitemap, deploy_old_then_new, source_dates
-from tests.support.mike import ROOT, deploy, make_site, mike_env, show
+from tests.support.mike import ROOT, deployed, mike_env, show
 from tests.support.schemas import SM, parse_sitemap
 from tests.support.sites import Site
 
@@ -75,14 +75,12 @@ def index_locs(site: Site, tmp_path) -> list[str]:
     return [e.text or "" for e in root.iter(f"{SM}loc")]
 
 
-def two_versions(site: Site) -> None:
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0")
+def two_versions(site: Site, factory: pytest.TempPathFactory) -> None:
+    deployed(site, factory, ("1.0",), ("2.0",))
 
 
-def test_mkdocs_yml_naming_what_is_not_installed(site, env, capsys, tmp_path):
-    two_versions(site)
+def test_mkdocs_yml_naming_what_is_not_installed(site, env, capsys, tmp_path, tmp_path_factory):
+    two_versions(site, tmp_path_factory)
     (site.root / "mkdocs.yml").write_text(NOT_INSTALLED_YAML, encoding="utf-8")
     assert main(["versions", "-f", str(site.root / "mkdocs.yml")]) == 0, capsys.readouterr().err
     # mike's canonical_version, read as data: only 2.0 is listed.
@@ -91,8 +89,9 @@ def test_mkdocs_yml_naming_what_is_not_installed(site, env, capsys, tmp_path):
     assert not any(name.startswith(("nosuch", "zensical_not_here")) for name in sys.modules)
 
 
-def test_zensical_toml_found_as_zensical_finds_it(site, env, capsys, tmp_path, monkeypatch):
-    two_versions(site)
+def test_zensical_toml_found_as_zensical_finds_it(site, env, capsys, tmp_path, monkeypatch,
+                                                  tmp_path_factory):
+    two_versions(site, tmp_path_factory)
     (site.root / "mkdocs.yml").unlink()
     site.repo.write("zensical.toml", NOT_INSTALLED_TOML)
     monkeypatch.chdir(site.root)
@@ -103,8 +102,9 @@ def test_zensical_toml_found_as_zensical_finds_it(site, env, capsys, tmp_path, m
     assert "gh-pages is up to date" in capsys.readouterr().out
 
 
-def test_rebuild_with_todays_config_naming_what_is_not_installed(site, env, capsys, tmp_path):
-    source = deploy_old_then_new(site)
+def test_rebuild_with_todays_config_naming_what_is_not_installed(site, env, capsys, tmp_path,
+                                                                 tmp_path_factory):
+    source = deploy_old_then_new(site, tmp_path_factory)
     (site.root / "mkdocs.yml").write_text(
         NOT_INSTALLED_YAML.replace('      canonical_version: "2.0"\n', "      {}\n"),
         encoding="utf-8")
@@ -120,8 +120,9 @@ def test_rebuild_with_todays_config_naming_what_is_not_installed(site, env, caps
     ("  - mike:\n      remote_branch: [gh-pages]\n", "Plugin 'mike' option 'remote_branch'"),
     ("  - mike: not-a-mapping\n", "Plugin 'mike': its options must be a mapping"),
 ], ids=["not-a-string", "not-a-mapping"])
-def test_mike_options_that_cannot_work_name_the_option(site, env, capsys, mike_entry, option):
-    two_versions(site)
+def test_mike_options_that_cannot_work_name_the_option(site, env, capsys, mike_entry, option,
+                                                       tmp_path_factory):
+    two_versions(site, tmp_path_factory)
     text = NOT_INSTALLED_YAML.replace('  - mike:\n      canonical_version: "2.0"\n', mike_entry)
     (site.root / "mkdocs.yml").write_text(text, encoding="utf-8")
     before = site.repo.git("rev-parse", "gh-pages")

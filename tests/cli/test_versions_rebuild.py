@@ -13,6 +13,7 @@ from lxml import etree
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
+from tests.support.shared import made_once
 from tests.support.mike import ROOT, deploy, mike_env, show, tip, tree
 from tests.support.schemas import SM, parse_sitemap
 from tests.support.sites import Site
@@ -33,10 +34,16 @@ def versions(site: Site, *args: str) -> int:
     return main(["versions", "-f", str(site.root / "mkdocs.yml"), *args])
 
 
-def deploy_old_then_new(site: Site, *mike_args: str, first: tuple[str, ...] = ()) -> str:
+def deploy_old_then_new(site: Site, factory: pytest.TempPathFactory, *mike_args: str,
+                        first: tuple[str, ...] = ()) -> str:
     """1.0 deployed without the plugin (``first``: more of mike's arguments for it), then
-    later commits (which must not date 1.0's pages) and 2.0 deployed with it. Returns
-    1.0's source commit."""
+    later commits (which must not date 1.0's pages) and 2.0 deployed with it (made once a
+    run, then copied: ``made_once``). Returns 1.0's source commit."""
+    return made_once(site, factory, repr(("old then new", mike_args, first)),
+                     lambda origin: _deploy_old_then_new(origin, *mike_args, first=first))
+
+
+def _deploy_old_then_new(site: Site, *mike_args: str, first: tuple[str, ...]) -> str:
     site.config.update(site_url=ROOT, theme={"name": "mkdocs"}, plugins=[])
     site.write_config()
     site.page("index.md", "# Home\n")
@@ -110,8 +117,8 @@ def check_branch(site: Site, tmp_path, capsys) -> None:
 
 
 def test_rebuild_dates_an_old_version_by_the_commit_it_was_deployed_from(
-        site, env, capsys, tmp_path):
-    source = deploy_old_then_new(site)
+        site, env, capsys, tmp_path, tmp_path_factory):
+    source = deploy_old_then_new(site, tmp_path_factory)
     stock = show(site, "1.0/sitemap.xml") or ""
     assert "<lastmod>" in stock and "sitemap-pro" not in (show(site, "1.0/sitemap.html") or "-")
     before, head, status = tip(site), tip(site, "HEAD"), site.repo.git("status", "--porcelain")
@@ -147,8 +154,8 @@ def test_rebuild_dates_an_old_version_by_the_commit_it_was_deployed_from(
 
 
 def test_rebuild_all_stale_rebuilds_only_the_versions_it_would_leave_out(
-        site, env, capsys, tmp_path):
-    source = deploy_old_then_new(site)
+        site, env, capsys, tmp_path, tmp_path_factory):
+    source = deploy_old_then_new(site, tmp_path_factory)
     commit_old_sitemap(site, mike_subject(source[:7]))  # an old deploy: an empty urlset
     new_sitemap = show(site, "2.0/sitemap.xml")
     assert versions(site) == 0
@@ -175,8 +182,8 @@ def test_rebuild_all_stale_rebuilds_only_the_versions_it_would_leave_out(
     (("-m", "Release 1.0"), "sitemap by hand", "says which commit it was built from"),
 ])
 def test_without_its_source_commit_the_pages_are_listed_undated_with_a_warning(
-        site, env, capsys, tmp_path, first, subject, said):
-    deploy_old_then_new(site, first=first)
+        site, env, capsys, tmp_path, first, subject, said, tmp_path_factory):
+    deploy_old_then_new(site, tmp_path_factory, first=first)
     commit_old_sitemap(site, subject)
     assert versions(site, "--rebuild", "1.0") == 0
     err = capsys.readouterr().err
@@ -191,8 +198,8 @@ def test_without_its_source_commit_the_pages_are_listed_undated_with_a_warning(
     check_branch(site, tmp_path, capsys)
 
 
-def test_rebuild_under_a_deploy_prefix(site, env, capsys, tmp_path):
-    source = deploy_old_then_new(site, "--deploy-prefix", "docs")
+def test_rebuild_under_a_deploy_prefix(site, env, capsys, tmp_path, tmp_path_factory):
+    source = deploy_old_then_new(site, tmp_path_factory, "--deploy-prefix", "docs")
     assert f"Deployed {source[:7]} to 1.0 in docs with" in site.repo.git(
         "log", "--format=%s", "gh-pages")
     assert versions(site, "--deploy-prefix", "docs", "--rebuild", "1.0") == 0
@@ -208,8 +215,8 @@ def test_rebuild_under_a_deploy_prefix(site, env, capsys, tmp_path):
     ("latest", "latest is an alias of version 2.0"),
 ])
 def test_a_version_not_in_versions_json_exits_2_and_commits_nothing(
-        site, env, capsys, name, said):
-    deploy_old_then_new(site)
+        site, env, capsys, name, said, tmp_path_factory):
+    deploy_old_then_new(site, tmp_path_factory)
     deploy(site, "2.0", "latest", "--update-aliases")
     before = tip(site)
     assert versions(site, "--rebuild", "1.0", name) == 2
@@ -220,8 +227,8 @@ def test_a_version_not_in_versions_json_exits_2_and_commits_nothing(
 
 
 def test_a_failed_rebuild_commits_nothing_not_even_the_versions_rebuilt_before(
-        site, env, capsys):
-    deploy_old_then_new(site)
+        site, env, capsys, tmp_path_factory):
+    deploy_old_then_new(site, tmp_path_factory)
     branch = Branch.find(site.root, "gh-pages")
     assert branch is not None
     listed = (show(site, "versions.json") or "").rstrip().removesuffix("]")
@@ -236,8 +243,8 @@ def test_a_failed_rebuild_commits_nothing_not_even_the_versions_rebuilt_before(
 
 
 def test_a_version_whose_sitemap_had_another_name_gets_the_one_the_index_reads(
-        site, env, capsys, tmp_path):
-    deploy_old_then_new(site)
+        site, env, capsys, tmp_path, tmp_path_factory):
+    deploy_old_then_new(site, tmp_path_factory)
     site.config["plugins"] = [{"sitemap-pro": {"filename": "map.xml"}}]
     site.write_config()
     site.commit("another name", "2024-03-10T12:00:00+00:00")

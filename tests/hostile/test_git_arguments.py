@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
-from tests.support.mike import deploy, make_site, mike_env, tip
+from tests.support.mike import deployed, mike_env, tip
 from tests.support.sites import Site
 
 
@@ -45,9 +45,8 @@ def versions(site: Site, *args: str) -> int:
 
 
 def test_a_remote_option_on_the_command_line_runs_nothing(site, env, capsys, tmp_path,
-                                                          monkeypatch):
-    make_site(site)
-    deploy(site, "1.0")
+                                                          monkeypatch, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     remote = bare_remote(site, tmp_path)
     marker = tmp_path / "PWNED"
     before = tip(site)
@@ -66,9 +65,8 @@ def test_a_remote_option_on_the_command_line_runs_nothing(site, env, capsys, tmp
 
 
 def test_mikes_remote_name_from_mkdocs_yml_runs_nothing(site, env, capsys, tmp_path,
-                                                        monkeypatch):
-    make_site(site)
-    deploy(site, "1.0")
+                                                        monkeypatch, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     remote = bare_remote(site, tmp_path)
     marker = tmp_path / "PWNED"
     site.config["plugins"] = [{"mike": {"remote_name": f"--receive-pack=touch {marker}; false"}},
@@ -90,9 +88,9 @@ def test_mikes_remote_name_from_mkdocs_yml_runs_nothing(site, env, capsys, tmp_p
     assert "to origin" in capsys.readouterr().out
 
 
-def test_a_branch_that_is_a_revision_is_an_error_naming_the_option(site, env, capsys):
-    make_site(site)
-    deploy(site, "1.0")
+def test_a_branch_that_is_a_revision_is_an_error_naming_the_option(site, env, capsys,
+                                                                   tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     before = tip(site)
     assert versions(site, "--branch", "gh-pages~0") == 2
     err = capsys.readouterr().err

@@ -26,7 +26,7 @@ from mkdocs_sitemap_pro.cli.main import main
 from tests.plugin.test_ci_clones import clone, in_clone, make_history
 from tests.support.dates import D1, utc
 from tests.support.git import git_env
-from tests.support.mike import deploy, make_site, mike_env, tip
+from tests.support.mike import deployed, mike_env, tip
 from tests.support.sites import Site
 
 LONG = "a" * 10_000
@@ -74,9 +74,9 @@ def test_build_site_dir_with_a_nul_byte_is_an_error_naming_it(site: Site, monkey
 
 @pytest.mark.parametrize("option", ["--branch", "--deploy-prefix", "--message", "--remote",
                                     "remote_branch"])
-def test_versions_values_with_a_nul_byte_are_an_error_naming_them(site, env, capsys, option):
-    make_site(site, version_selector=False)
-    deploy(site, "1.0")
+def test_versions_values_with_a_nul_byte_are_an_error_naming_them(site, env, capsys, option,
+                                                                   tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",), version_selector=False)
     before = tip(site)
     config = str(site.root / "mkdocs.yml")
     if option == "remote_branch":  # the same value, from mike's settings in mkdocs.yml

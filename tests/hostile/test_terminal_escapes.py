@@ -17,7 +17,7 @@ import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
-from tests.support.mike import deploy, make_site, mike_env, show, tip
+from tests.support.mike import deployed, mike_env, show, tip
 
 OSC = "\x1b]0;PWNED\x07"  # sets the terminal's title
 SHOWN = "\\x1b]0;PWNED\\x07"
@@ -72,9 +72,8 @@ def add_version(site, name: str, files: dict[str, bytes]) -> None:
                  "a version with a hostile name")
 
 
-def test_versions_prints_a_version_name_as_codes(site, env, capsys):
-    make_site(site)
-    deploy(site, "1.0")
+def test_versions_prints_a_version_name_as_codes(site, env, capsys, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     add_version(site, f"0.9{OSC}", {"index.html": b"<p>old</p>"})
     assert main(["versions", "-f", str(site.root / "mkdocs.yml")]) == 0
     captured = capsys.readouterr()
@@ -90,9 +89,8 @@ def test_versions_prints_a_version_name_as_codes(site, env, capsys):
     assert_no_raw_control(captured.out + captured.err)
 
 
-def test_versions_prints_gits_own_stderr_as_codes(site, env, capsys, tmp_path):
-    make_site(site)
-    deploy(site, "1.0")
+def test_versions_prints_gits_own_stderr_as_codes(site, env, capsys, tmp_path, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",))
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=mike_env(), check=True)
     hook = remote / "hooks" / "pre-receive"

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.dates import day, utc
+from tests.support.shared import made_once
 from tests.support.sites import SITE_URL, Built, Site
 
 # A hook that adds a table row per line of a data file outside the repository, read when
@@ -122,14 +123,20 @@ def lastmods(built: Built) -> dict[str, str | None]:
 
 
 @pytest.fixture
-def deploys(site: Site, tmp_path: Path) -> tuple[Site, Path, Path]:
-    """The site with its first deploy kept in ``first/``, and its later changes made."""
-    rows = tmp_path / "rows.txt"
+def deploys(site: Site, tmp_path: Path,
+            tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, Path, Path]:
+    """The site with its first deploy kept in ``first/``, and its later changes made
+    (made once a run, then copied: ``made_once``)."""
+    made_once(site, tmp_path_factory, "later deploys", _first_deploy_then_changes)
+    return site, tmp_path / "rows.txt", tmp_path / "first"
+
+
+def _first_deploy_then_changes(site: Site) -> None:
+    rows = site.root.parent / "rows.txt"
     make_site(site, rows)
-    first = deploy(site, rows, tmp_path / "first")
+    first = deploy(site, rows, site.root.parent / "first")
     assert set(lastmods(first).values()) == {utc(day(1))}
     change_everything(site, rows)
-    return site, rows, tmp_path / "first"
 
 
 def test_what_a_reader_does_not_see_keeps_the_last_deploys_date(deploys) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from tests.support.mike import ROOT, deploy, make_site, show, tree
+from tests.support.mike import ROOT, deploy, deployed, make_site, show, tree
 from tests.support.schemas import SM
 
 
@@ -13,10 +13,8 @@ def locs(text: str) -> list[str]:
     return [e.text or "" for e in root.iter(f"{SM}loc")]
 
 
-def test_each_version_lists_its_own_folder_and_writes_no_robots_txt(site):
-    make_site(site)
-    deploy(site, "1.0")
-    deploy(site, "2.0", "latest", "--update-aliases")
+def test_each_version_lists_its_own_folder_and_writes_no_robots_txt(site, tmp_path_factory):
+    deployed(site, tmp_path_factory, ("1.0",), ("2.0", "latest", "--update-aliases"))
     paths = tree(site)
     assert paths["latest"] == "120000"  # mike's default alias: a symlink
     for version in ("1.0", "2.0"):

@@ -55,10 +55,10 @@ def test_properdocs_build_gives_the_same_sitemap_as_mkdocs(site, tmp_path):
 @pytest.fixture(scope="session")
 def properdocs_only_venv() -> Path:
     """A virtual environment with ProperDocs and this project, but no MkDocs (cached)."""
-    return cached_venv("properdocs", lambda python: [
-        [str(python), "-m", "pip", "install", "-q", "properdocs", "properdocs-theme-mkdocs", "lxml", "pathspec"],
+    return cached_venv("properdocs", lambda pip: [
+        [*pip, "install", "-q", "properdocs", "properdocs-theme-mkdocs", "lxml", "pathspec"],
         # --no-deps: the project declares mkdocs, which a ProperDocs-only user leaves out.
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(REPO)],
+        [*pip, "install", "-q", "--no-deps", str(REPO)],
     ])
 
 

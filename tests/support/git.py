@@ -88,6 +88,20 @@ class GitRepo:
             "GIT_AUTHOR_DATE": author_date or shift_date(date),
         }
         self.git("commit", "-q", "--allow-empty", "-m", message, *extra_args, env=env)
+        return self.head()
+
+    def head(self) -> str:
+        """HEAD's SHA, read from the files git just wrote (a branch's loose ref, or a
+        detached HEAD) without a process; ``git rev-parse`` where they do not say it."""
+        git_dir = self.path / ".git"
+        try:
+            head = (git_dir / "HEAD").read_text(encoding="ascii").strip()
+            if head.startswith("ref: "):
+                head = (git_dir / head.removeprefix("ref: ")).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            head = ""
+        if len(head) in (40, 64) and all(c in "0123456789abcdef" for c in head):
+            return head
         return self.git("rev-parse", "HEAD").strip()
 
     def merge(self, branch: str, date: str, *args: str, author_date: str | None = None) -> str:
@@ -97,7 +111,7 @@ class GitRepo:
             "GIT_AUTHOR_DATE": author_date or shift_date(date),
         }
         self.git("merge", "-q", "--no-ff", "--no-edit", *args, branch, env=env, check=False)
-        return self.git("rev-parse", "HEAD").strip()
+        return self.head()
 
 
 def shift_date(date: str) -> str:

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.git import git_env
+from tests.support.shared import made_once
 from tests.support.sites import Site
 
 BIN = Path(sys.executable).parent
@@ -29,6 +32,19 @@ def make_site(site: Site, **mike_options: object) -> None:
     site.page("index.md", "# Home\n")
     site.page("guide.md", "# Guide\n")
     site.commit("docs", "2024-01-10T09:00:00+00:00")
+
+
+def deployed(site: Site, factory: pytest.TempPathFactory, *deploys: tuple[str, ...],
+             **mike_options: object) -> None:
+    """``site`` as ``make_site(site, **mike_options)`` then ``deploy(site, *args)`` for
+    each of ``deploys`` leave it: made once a run by those real deploys, then copied."""
+
+    def make(origin: Site) -> None:
+        make_site(origin, **mike_options)
+        for args in deploys:
+            deploy(origin, *args)
+
+    made_once(site, factory, repr(("mike", sorted(mike_options.items()), deploys)), make)
 
 
 def mike_env() -> dict[str, str]:

@@ -23,11 +23,16 @@ import pytest
 from tests.support import REPO
 
 
-def cached_venv(name: str, steps: Callable[[Path], list[list[str]]]) -> Path:
-    """The venv ``name``-<hash of the sources>, made by ``steps(python)`` if it is not
-    there yet; a failed step skips the test, or fails it under CI."""
+def cached_venv(name: str, steps: Callable[[list[str]], list[list[str]]]) -> Path:
+    """The venv ``name``-<hash of the sources>, made by ``steps(pip)`` if it is not there
+    yet; a failed step skips the test, or fails it under CI.
+
+    The venv has no pip of its own (``--without-pip``, as pipx makes them): ``pip`` is
+    this environment's pip run against it (``pip --python``), which spares the seconds
+    ``ensurepip`` takes to install one."""
     sources = sorted((REPO / "mkdocs_sitemap_pro").rglob("*.py")) + [REPO / "pyproject.toml"]
-    key = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:16]
+    recipe = repr(steps(["pip"])).encode()  # a changed recipe makes another venv
+    key = hashlib.sha256(b"".join(p.read_bytes() for p in sources) + recipe).hexdigest()[:16]
     venv = Path(tempfile.gettempdir()) / "mkdocs-sitemap-pro-tests" / f"{name}-{key}"
     venv.parent.mkdir(parents=True, exist_ok=True)
     with open(venv.parent / f"{venv.name}.lock", "w") as lock:
@@ -36,7 +41,8 @@ def cached_venv(name: str, steps: Callable[[Path], list[list[str]]]) -> Path:
             return venv
         shutil.rmtree(venv, ignore_errors=True)
         python = venv / "bin" / "python"
-        for step in [[sys.executable, "-m", "venv", str(venv)], *steps(python)]:
+        pip = [sys.executable, "-m", "pip", "--python", str(python)]
+        for step in [[sys.executable, "-m", "venv", "--without-pip", str(venv)], *steps(pip)]:
             result = subprocess.run(step, capture_output=True, text=True, timeout=600)
             if result.returncode != 0:
                 shutil.rmtree(venv, ignore_errors=True)
