@@ -38,8 +38,8 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 
-__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "Row", "collect", "entry_problem",
-           "image_part", "sort_and_merge"]
+__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "Row", "collect",
+           "entry_problem", "image_part", "sort_and_merge"]
 
 #: The extension namespaces an item's elements use, as bits of ``Item.extensions``: the
 #: ``<urlset>`` that holds it must declare them.

@@ -193,7 +193,7 @@ def write_shards(
     max_urls = options.max_urls
     stream = _ShardStream(staged, options, len(ordered))
     # For each namespace some row uses, the positions of the rows that use it.
-    users = {bit: [i for i, row in enumerate(ordered) if row[5] & bit]
+    users = {bit: [i for i, (*_, used, _) in enumerate(ordered) if used & bit]
              for bit in _EXTENSION_BITS if extensions & bit}
     try:
         first = 0
@@ -238,7 +238,7 @@ def _place_one_by_one(
     for offset, row in enumerate(block):
         record = records[offset]
         nbytes = len(record) if record.isascii() else len(record.encode("utf-8"))
-        extensions = row[5]
+        *_, extensions, given = row
         if (
             stream.count >= max_urls
             or stream.size + nbytes > room
@@ -253,7 +253,7 @@ def _place_one_by_one(
             if len(URLSET_STARTS[declared]) + nbytes > room:
                 dropped.append(
                     Dropped(
-                        row[6],
+                        given,
                         f"too big for a sitemap file of max_bytes={room + len(URLSET_END):,} "
                         f"({nbytes:,} bytes)",
                     )

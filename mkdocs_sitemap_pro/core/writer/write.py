@@ -200,7 +200,8 @@ def _stage_beside(
     feed_refused = False
     if options.feed is not None:
         left_out = {d.loc for d in dropped}  # too big for a file: not written
-        written = map(Item._make, (row for row in ordered if not left_out or row[6] not in left_out))
+        written = (item for item in map(Item._make, ordered)
+                   if not left_out or item.given not in left_out)
         renames, feed_file, feed_refused = stage_feed(
             folder, staged, written, options.stem, site, options.feed)
     html_files: list[str] = []
