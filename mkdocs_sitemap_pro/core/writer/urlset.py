@@ -129,9 +129,10 @@ class _ShardStream:
         self.size += nbytes
         self.count += len(rows)
         newest = max(filter(_KEY, rows), key=_KEY, default=None)  # the first of the newest
-        if newest is not None and newest[2] is not None:
-            if self.newest is None or newest[2] > self.newest[0]:
-                self.newest = newest[2], newest[3]
+        if newest is not None:
+            _, _, key, lastmod, _, _, _ = newest
+            if key is not None and (self.newest is None or key > self.newest[0]):
+                self.newest = key, lastmod
         if self.pending_bytes >= CHUNK_BYTES:
             self.flush()
 
