@@ -9,10 +9,10 @@ final loc merge into one: the one with the newest lastmod wins (ties are broken 
 other fields, so the input order never matters). An entry's images are normalised as
 locs are and written once each, in the order given (``image_part``).
 
-The items travel as plain tuples (``Row``, in ``Item``'s field order): the garbage
-collector stops tracking a tuple of strings and dates, while it walks every NamedTuple
-in each full collection, a million of them many times over. ``Item`` names the fields
-where a few rows are read by name (the view pages, the feed).
+The items travel as plain tuples (``Row``, in ``Item``'s field order): made without a
+call into Python code, and left alone by the garbage collector once it has seen them,
+where a NamedTuple is made by a Python ``__new__`` and stays tracked for good. ``Item``
+names the fields where rows are read by name (the view pages, the feed).
 """
 
 import datetime as dt
