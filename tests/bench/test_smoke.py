@@ -6,6 +6,7 @@ No timing is asserted (machines are noisy); only that every bench runs to the en
 
 Marked ``bench``: a plain ``python -m pytest`` deselects them (pyproject's addopts);
 ``python -m pytest -q -m bench`` runs them, as .ci/run does (with valgrind installed).
+``output_digest.py`` times nothing: its test checks the lines it prints instead.
 """
 
 from __future__ import annotations
@@ -48,3 +49,25 @@ def test_bench_quick(script: str, tmp_path: Path) -> None:
     if "--split" in flags:  # every part of the plugin against plain
         for part in ("off", "no-git", "no-deps"):
             assert re.search(rf"^ratio {part} / plain: \d+\.\d+x", res.stdout, re.MULTILINE), out[-4000:]
+
+
+LINE = re.compile(r"^[0-9a-f]{64}  [abc]/\S.*$")
+
+
+def test_output_digest_quick(tmp_path: Path) -> None:
+    """``output_digest.py --quick`` digests every file of its three parts, then all of them."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1",
+               PYTHONPATH=str(REPO))
+    res = subprocess.run(
+        [sys.executable, str(BENCH / "output_digest.py"), "--quick", "--work-dir", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert res.returncode == 0, (res.stdout + res.stderr)[-4000:]
+    *lines, last = res.stdout.splitlines()
+    assert all(LINE.match(line) for line in lines), res.stdout[-4000:]
+    parts = {line.split("  ", 1)[1].split("/", 1)[0] for line in lines}
+    assert parts == {"a", "b", "c"}
+    for name in ("a/sitemap.xml", "a/sitemap.xml.gz", "b/sitemap.xml", "c/index/sitemap-1.xml.gz",
+                 "c/index/sitemap.atom", "c/bytes/sitemap.xml"):
+        assert any(line.endswith(f"  {name}") for line in lines), name
+    assert re.fullmatch(r"combined [0-9a-f]{64}", last), last

@@ -8,12 +8,17 @@ than ``protocol.latest_allowed`` is dropped (the entry is kept). Entries with th
 final loc merge into one: the one with the newest lastmod wins (ties are broken by the
 other fields, so the input order never matters). An entry's images are normalised as
 locs are and written once each, in the order given (``image_part``).
+
+The items travel as plain tuples (``Row``, in ``Item``'s field order): made without a
+call into Python code, and left alone by the garbage collector once it has seen them,
+where a NamedTuple is made by a Python ``__new__`` and stays tracked for good. ``Item``
+names the fields where rows are read by name (the view pages, the feed).
 """
 
 import datetime as dt
 from collections.abc import Iterable
 from itertools import islice
-from operator import attrgetter, eq
+from operator import eq, itemgetter
 from typing import NamedTuple
 
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
@@ -33,8 +38,8 @@ from mkdocs_sitemap_pro.core.protocol import (
 )
 from mkdocs_sitemap_pro.core.urls import SiteUrl, normalise_loc, xml_escape
 
-__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "collect", "entry_problem", "image_part",
-           "sort_and_merge"]
+__all__ = ["ALTERNATES", "IMAGES", "Collected", "Dropped", "Item", "Row", "collect",
+           "entry_problem", "image_part", "sort_and_merge"]
 
 #: The extension namespaces an item's elements use, as bits of ``Item.extensions``: the
 #: ``<urlset>`` that holds it must declare them.
@@ -52,7 +57,7 @@ class Dropped(NamedTuple):
 
 
 class Item(NamedTuple):
-    """One collected entry, ready to write."""
+    """One collected entry, ready to write (a ``Row`` with its fields named)."""
 
     loc: str  # normalised
     loc_xml: str  # the same, entity-escaped for XML
@@ -63,13 +68,22 @@ class Item(NamedTuple):
     given: str  # the loc as the entry gave it
 
 
-class Collected(NamedTuple):
-    """What ``collect`` gives: the items to write, and what was left out of them."""
+#: An ``Item`` as a plain tuple: (loc, loc_xml, key, lastmod, rest, extensions, given).
+Row = tuple[str, str, dt.datetime | None, str | None, str, int, str]
 
-    items: list[Item]
+
+class Collected(NamedTuple):
+    """What ``collect`` gives: the rows to write, and what was left out of them."""
+
+    rows: list[Row]
     dropped: list[Dropped]  # entries left out
     dropped_lastmods: list[Dropped]  # entries kept without their lastmod
     extensions: int  # every namespace some item uses
+
+    @property
+    def items(self) -> list[Item]:
+        """The rows with their fields named."""
+        return list(map(Item._make, self.rows))
 
 
 def collect(
@@ -83,7 +97,7 @@ def collect(
     share one text).
     """
     future_limit = latest_allowed(build_time)
-    items: list[Item] = []
+    rows: list[Row] = []
     dropped: list[Dropped] = []
     dropped_lastmods: list[Dropped] = []
     any_extensions = 0
@@ -113,9 +127,10 @@ def collect(
             key = text = None
         rest, extensions = _rest(raw, entry, priorities) if entry[2:] != _BARE else ("", 0)
         any_extensions |= extensions
+        # A normalised loc holds no '"', '<' or '>' (they are percent-escaped).
         loc_xml = xml_escape(loc) if "&" in loc or "'" in loc else loc
-        items.append(Item(loc, loc_xml, key, text, rest, extensions, raw))
-    return Collected(items, dropped, dropped_lastmods, any_extensions)
+        rows.append((loc, loc_xml, key, text, rest, extensions, raw))
+    return Collected(rows, dropped, dropped_lastmods, any_extensions)
 
 
 # What an entry holds after its lastmod when it has no other element.
@@ -201,33 +216,35 @@ def entry_problem(entry: object, site: SiteUrl, build_time: dt.datetime) -> str 
     return None
 
 
-def sort_and_merge(items: list[Item]) -> tuple[list[Item], set[str]]:
+def sort_and_merge(rows: list[Row]) -> tuple[list[Row], set[str]]:
     """Sort by loc (code point order) and merge equal locs: the newest lastmod wins.
 
     Among equal lastmods the entry whose other fields sort last as text wins, so the
     result never depends on the order entries were given in. Equal locs end up
     adjacent; whether there are any is checked at C speed before the merging loop runs.
     """
-    by_loc = attrgetter("loc")
-    items.sort(key=by_loc)
-    locs = list(map(by_loc, items))
+    rows.sort(key=_LOC)
+    locs = list(map(_LOC, rows))
     if not any(map(eq, locs, islice(locs, 1, None))):
-        return items, set()
+        return rows, set()
     duplicates: set[str] = set()
-    merged = [items[0]]
-    for item in islice(items, 1, None):
-        last = merged[-1]
-        if item.loc != last.loc:
-            merged.append(item)
+    merged = [rows[0]]
+    for row in islice(rows, 1, None):
+        loc, _, new_key, new_text, new_rest, _, _ = row
+        old_loc, _, old_key, old_text, old_rest, _, _ = merged[-1]
+        if loc != old_loc:
+            merged.append(row)
             continue
-        duplicates.add(item.loc)
-        new_key, old_key = item.key, last.key
+        duplicates.add(loc)
         if new_key == old_key:  # both None, or the same instant: the larger text wins
-            if (item.lastmod or "", item.rest) > (last.lastmod or "", last.rest):
-                merged[-1] = item
+            if (new_text or "", new_rest) > (old_text or "", old_rest):
+                merged[-1] = row
         elif new_key is not None and (old_key is None or new_key > old_key):
-            merged[-1] = item
+            merged[-1] = row
     return merged, duplicates
+
+
+_LOC = itemgetter(0)
 
 
 def _alternates_part(raw: str, entry: SitemapEntry) -> str:

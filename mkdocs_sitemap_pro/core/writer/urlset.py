@@ -17,10 +17,10 @@ starts a new file.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+import datetime as dt
+from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import accumulate
-from operator import attrgetter
+from operator import itemgetter
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.atomic import CHUNK_BYTES, StagedFiles, TwinWriter
@@ -31,7 +31,7 @@ from mkdocs_sitemap_pro.core.protocol import (
     XHTML_NS,
     SitemapError,
 )
-from mkdocs_sitemap_pro.core.writer.items import ALTERNATES, IMAGES, Dropped, Item
+from mkdocs_sitemap_pro.core.writer.items import ALTERNATES, IMAGES, Dropped, Row
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
 
 __all__ = ["XML_DECLARATION", "Shard", "too_many_files", "write_shards"]
@@ -61,7 +61,7 @@ class Shard:
         self.temp, self.gz_temp = temp, gz_temp
         self.count = 0
         self.newest: str | None = None  # the text of its newest lastmod
-        self.items: list[Item] = []  # what it holds, kept for html_view
+        self.items: list[Row] = []  # what it holds, kept for html_view
 
 
 
@@ -92,7 +92,7 @@ class _ShardStream:
         self.pending_bytes = 0
         self.count = self.max_urls  # "the current file is full": the first entry opens one
         self.size = 0
-        self.newest: Item | None = None
+        self.newest: tuple[dt.datetime, str | None] | None = None  # its newest lastmod: key, text
         self.declared = 0  # the namespaces (``Item.extensions`` bits) its start declares
         self.used = 0  # those its entries use so far
         self.started = False  # its start is written out: ``declared`` is final
@@ -118,24 +118,30 @@ class _ShardStream:
         self.newest = None
         self.declared, self.used, self.started = declared, 0, False
 
-    def add(
-        self, items: Sequence[Item], text: str, nbytes: int, newest: Item | None,
-        extensions: int = 0,
-    ) -> None:
-        """Append ``items``, serialised as ``text`` (``nbytes`` long), whose newest is
-        ``newest`` (``extensions``: the namespaces they use, which the start declares)."""
-        count = len(items)
+    def add(self, rows: Sequence[Row], text: str, nbytes: int, extensions: int = 0) -> None:
+        """Append ``rows``, serialised as ``text`` (``nbytes`` long; ``extensions``: the
+        namespaces they use, which the start declares)."""
         if self.keep_items:
-            self.shards[-1].items.extend(items)
+            self.shards[-1].items.extend(rows)
         self.used |= extensions
         self.pending.append(text)
         self.pending_bytes += nbytes
         self.size += nbytes
-        self.count += count
-        if newest is not None and (self.newest is None or _later(newest, self.newest)):
-            self.newest = newest
+        self.count += len(rows)
+        newest = max(filter(_KEY, rows), key=_KEY, default=None)  # the first of the newest
+        if newest is not None:
+            _, _, key, lastmod, _, _, _ = newest
+            if key is not None and (self.newest is None or key > self.newest[0]):
+                self.newest = key, lastmod
         if self.pending_bytes >= CHUNK_BYTES:
             self.flush()
+
+    def fits(self, count: int, nbytes: int) -> bool:
+        """Whether ``count`` rows of ``nbytes`` (no extension elements) fit the current
+        file whole, or else a new plain one that takes them is started."""
+        if self.count >= self.max_urls and len(URLSET_START) + nbytes <= self.room:
+            self.start()
+        return self.count + count <= self.max_urls and self.size + nbytes <= self.room
 
     def flush(self) -> None:
         if not self.started and self.writer is not None:
@@ -160,7 +166,7 @@ class _ShardStream:
         writer.close()
         shard = self.shards[-1]
         shard.count = self.count
-        shard.newest = None if self.newest is None else self.newest.lastmod
+        shard.newest = None if self.newest is None else self.newest[1]
 
     def abandon(self) -> None:
         if self.writer is not None:
@@ -168,69 +174,44 @@ class _ShardStream:
             self.writer = None
 
 
-def _later(item: Item, than: Item) -> bool:
-    """Whether ``item``'s lastmod is strictly newer than ``than``'s (both dated)."""
-    return item.key is not None and than.key is not None and item.key > than.key
-
-
-_BLOCK = 2048  # entries serialised at a time: bounded memory, C-speed list operations
-_newest_of = attrgetter("key")
+_BLOCK = 2048  # rows serialised at a time: bounded memory, few calls
+_KEY = itemgetter(2)  # a row's lastmod as a UTC datetime (None without one)
 
 
 def write_shards(
-    ordered: list[Item],
+    ordered: list[Row],
     staged: StagedFiles,
     options: WriteOptions,
     extensions: int,
     dropped: list[Dropped],
 ) -> list[Shard]:
-    """Stream the sorted entries into temporary urlset files; return them in order.
+    """Stream the sorted rows into temporary urlset files; return them in order.
 
-    Entries are serialised a block at a time. In the usual block (no alternates, no
-    entry too big for an empty file) the cut points come from running byte totals by
-    bisection, and the text goes out in joined slices, so the per-entry work is a list
-    comprehension. Any other block is placed entry by entry.
+    Rows are serialised a block at a time, a block never running past the current
+    file's ``max_urls``. A block that fits the file whole, in a site without extension
+    elements, is added in one piece; any other block is placed row by row.
     """
     max_urls = options.max_urls
     stream = _ShardStream(staged, options, len(ordered))
-    # For each namespace some entry uses, the positions of the entries that use it.
-    users = {bit: [i for i, item in enumerate(ordered) if item.extensions & bit]
+    # For each namespace some row uses, the positions of the rows that use it.
+    users = {bit: [i for i, (*_, used, _) in enumerate(ordered) if used & bit]
              for bit in _EXTENSION_BITS if extensions & bit}
-    room = stream.room
-    plain_room = room - len(URLSET_START)  # the most one entry may take in a plain file
     try:
-        for first in range(0, len(ordered), _BLOCK):
-            block = ordered[first : first + _BLOCK]
-            # Each item's <url> element, on a line of its own.
-            records = [
-                (f"<url><loc>{item.loc_xml}</loc><lastmod>{item.lastmod}</lastmod>"
-                 f"{item.rest}</url>\n") if item.lastmod is not None
-                else f"<url><loc>{item.loc_xml}</loc>{item.rest}</url>\n"
-                for item in block
+        first = 0
+        while first < len(ordered):
+            block = ordered[first : first + min(_BLOCK, max_urls - stream.count or max_urls)]
+            records = [  # each row's <url> element, on a line of its own
+                f"<url><loc>{loc_xml}</loc><lastmod>{lastmod}</lastmod>{rest}</url>\n"
+                if lastmod is not None else f"<url><loc>{loc_xml}</loc>{rest}</url>\n"
+                for _, loc_xml, _, lastmod, rest, _, _ in block
             ]
-            if "".join(records).isascii():
-                sizes = list(map(len, records))
+            text = "".join(records)
+            nbytes = len(text) if text.isascii() else len(text.encode("utf-8"))
+            if not extensions and stream.fits(len(block), nbytes):
+                stream.add(block, text, nbytes)
             else:
-                sizes = [len(record.encode("utf-8")) for record in records]
-            if extensions or max(sizes) > plain_room:
-                _place_one_by_one(stream, first, block, records, sizes, users, dropped)
-                continue
-            totals = list(accumulate(sizes, initial=0))
-            i, end = 0, len(block)
-            while i < end:
-                if stream.count >= max_urls or stream.size + sizes[i] > room:
-                    stream.start()
-                last = min(end, i + max_urls - stream.count)
-                j = bisect_right(totals, totals[i] + room - stream.size, i, last + 1) - 1
-                assert j > i  # entry i fits: checked just above
-                dated = list(filter(_newest_of, block[i:j]))
-                stream.add(
-                    block[i:j],
-                    "".join(records[i:j]),
-                    totals[j] - totals[i],
-                    max(dated, key=_newest_of) if dated else None,
-                )
-                i = j
+                _place_one_by_one(stream, first, block, records, users, dropped)
+            first += len(block)
         stream.finish()
     except BaseException:
         stream.abandon()
@@ -241,24 +222,24 @@ def write_shards(
 def _place_one_by_one(
     stream: _ShardStream,
     first: int,
-    block: list[Item],
+    block: list[Row],
     records: list[str],
-    sizes: list[int],
     users: dict[int, list[int]],
     dropped: list[Dropped],
 ) -> None:
-    """Place a block entry by entry: it holds extension elements or an entry too big to fit.
+    """Place a block row by row: it holds extension elements, or does not fit whole.
 
-    ``users`` are, for each namespace, the positions (in the sorted entries) of the
-    entries that use it. A file is started declaring a namespace when an entry using it
-    could fall into it (the next such entry is fewer than ``max_urls`` entries ahead of
-    the file's first), for good if its first entry uses it, else provisionally (see the
-    module docstring).
+    ``users`` are, for each namespace, the positions (in the sorted rows) of the rows
+    that use it. A file is started declaring a namespace when a row using it could fall
+    into it (the next such row is fewer than ``max_urls`` rows ahead of the file's
+    first), for good if its first row uses it, else provisionally (see the module
+    docstring).
     """
     room, max_urls = stream.room, stream.max_urls
-    for offset, item in enumerate(block):
-        nbytes = sizes[offset]
-        extensions = item.extensions
+    for offset, row in enumerate(block):
+        record = records[offset]
+        nbytes = len(record) if record.isascii() else len(record.encode("utf-8"))
+        *_, extensions, given = row
         if (
             stream.count >= max_urls
             or stream.size + nbytes > room
@@ -273,16 +254,11 @@ def _place_one_by_one(
             if len(URLSET_STARTS[declared]) + nbytes > room:
                 dropped.append(
                     Dropped(
-                        item.given,
+                        given,
                         f"too big for a sitemap file of max_bytes={room + len(URLSET_END):,} "
                         f"({nbytes:,} bytes)",
                     )
                 )
                 continue
             stream.start(declared)
-        stream.add(
-            (item,), records[offset], nbytes, item if item.key is not None else None,
-            extensions,
-        )
-
-
+        stream.add((row,), record, nbytes, extensions)

@@ -44,7 +44,7 @@ from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer.feed import feed_name, remove_stale_feed, stage_feed
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, remove_stale_views, stage_views
 from mkdocs_sitemap_pro.core.writer.index import previously_listed, write_index
-from mkdocs_sitemap_pro.core.writer.items import Dropped, Item, collect, sort_and_merge
+from mkdocs_sitemap_pro.core.writer.items import Dropped, Item, Row, collect, sort_and_merge
 from mkdocs_sitemap_pro.core.writer.options import WriteOptions
 from mkdocs_sitemap_pro.core.writer.urlset import Shard, too_many_files, write_shards
 
@@ -104,9 +104,9 @@ def write_sitemaps(
     collected = collect(entries, site, texts, options.build_time or dt.datetime.now(UTC))
     dropped = collected.dropped
     report = WriteReport(dropped_lastmods=tuple(collected.dropped_lastmods))
-    if not collected.items:
+    if not collected.rows:
         return report._replace(dropped=tuple(dropped))
-    ordered, duplicates = sort_and_merge(collected.items)
+    ordered, duplicates = sort_and_merge(collected.rows)
     report = report._replace(duplicates=tuple(sorted(duplicates)))
     extensions = collected.extensions
     del collected  # the sorted list is all that is needed from here
@@ -187,7 +187,7 @@ def _stage_beside(
     staged: StagedFiles,
     site: SiteUrl,
     options: WriteOptions,
-    ordered: list[Item],
+    ordered: list[Row],
     dropped: list[Dropped],
     shards: list[Shard],
     files: list[str],
@@ -200,14 +200,15 @@ def _stage_beside(
     feed_refused = False
     if options.feed is not None:
         left_out = {d.loc for d in dropped}  # too big for a file: not written
-        written = (item for item in ordered if not left_out or item.given not in left_out)
+        written = (item for item in map(Item._make, ordered)
+                   if not left_out or item.given not in left_out)
         renames, feed_file, feed_refused = stage_feed(
             folder, staged, written, options.stem, site, options.feed)
     html_files: list[str] = []
     refused: list[str] = []
     if options.html_view:
         index_name = files[0] if len(files) > 1 else None
-        views = [ViewFile(shard.items, name, shard.count, shard.newest)
+        views = [ViewFile(list(map(Item._make, shard.items)), name, shard.count, shard.newest)
                  for shard, name in zip(shards, files[1:] if index_name else files)]
         view_renames, html_files, refused = stage_views(
             folder, staged, views, index_name, options.title, site.url, feed_file, titles)
