@@ -47,6 +47,12 @@ _ATTRIBUTE = re.compile(rb"[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+)
 # object (``<Default object at 0x7f...>``, which some API generators write).
 _COMMENT = re.compile(rb"<!--.*?-->", re.S)
 _ADDRESS = re.compile(rb" at 0x[0-9a-fA-F]+(?=>|&gt;)")
+# Whitespace as ``bytes.split`` knows it, each made a space; then runs of spaces made one.
+_SPACES = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")
+_SPACE_RUN = re.compile(b"  +")
+# A space after a tag: a pattern, as ``bytes.replace`` takes far longer on a needle that
+# ends in a byte as common as a space.
+_AFTER_TAG = re.compile(b"> ")
 # The part separator: a byte no HTML text holds (a C0 control), so that parts cannot run
 # into each other.
 _SEPARATOR = b"\x1f"
@@ -106,7 +112,8 @@ def _flowing(html: bytes) -> bytes:
     """HTML where whitespace flows: each run one space, none beside a tag. A space beside
     a block's edge renders as nothing; one between two inline elements (``</em> <em>``)
     is lost too, the price of a pass at the speed of ``bytes.replace``."""
-    collapsed = b" ".join(html.split()).replace(b"> ", b">").replace(b" <", b"<")
+    collapsed = _SPACE_RUN.sub(b" ", html.translate(_SPACES)).strip()
+    collapsed = _AFTER_TAG.sub(b">", collapsed).replace(b" <", b"<")
     return _MANY_ATTRIBUTES.sub(_sorted_attributes, collapsed)
 
 
