@@ -16,6 +16,10 @@ sys. Contenders per size, alternated over ``--rounds``: plain (``plugins: []``),
 lowest of each figure is printed, and per hook the CPU per page. The package is the one
 Python imports (``PYTHONPATH``); nothing in it is changed.
 
+``--no-gc``: the cyclic collector off in every build (``gc.disable``): a collection is
+counted in whichever hook allocates when it falls due, so this shows each hook's own
+cost, and with the collector on the difference is what collections add.
+
 ``--profile``: one more warm build per size under pyinstrument (sampling every 0.2 ms),
 and, per hook, its call tree below the hook (the frames that took at least 2 % of it).
 
@@ -104,7 +108,7 @@ def _count_git(commands: list[str]) -> None:
     subprocess.Popen.__init__ = init  # type: ignore[method-assign]
 
 
-def child(config_file: str, site: str, out: str, profile: bool) -> int:
+def child(config_file: str, site: str, out: str, profile: bool, no_gc: bool) -> int:
     """One build, measured (see the module's docstring); the figures as JSON in ``out``."""
     import mkdocs.commands.build
     import mkdocs.config
@@ -135,6 +139,8 @@ def child(config_file: str, site: str, out: str, profile: bool) -> int:
             cell[2] += time.thread_time() - cpu
 
     gc.callbacks.append(on_gc)
+    if no_gc:
+        gc.disable()
     profiler = None
     if profile:
         from pyinstrument import Profiler
@@ -215,6 +221,7 @@ class Contender:
         self.cache = folder / ".cache"
         C.write_mkdocs_config(self.config, f"Bench site {name}", docs, nav, plugins)
         self.runs: list[dict[str, Any]] = []
+        self.no_gc = False
 
     def build(self, profile: bool = False) -> dict[str, Any]:
         shutil.rmtree(self.site, ignore_errors=True)
@@ -222,7 +229,8 @@ class Contender:
             shutil.rmtree(self.cache, ignore_errors=True)
         out = self.config.with_suffix(".json")
         cmd = [sys.executable, os.path.abspath(__file__), _CHILD, str(self.config),
-               str(self.site), str(out), *(["--profile"] if profile else [])]
+               str(self.site), str(out), *(["--profile"] if profile else []),
+               *(["--no-gc"] if self.no_gc else [])]
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode != 0:
             raise SystemExit(f"{self.name}: the build failed:\n{res.stderr[-3000:]}")
@@ -292,6 +300,8 @@ def run_size(pages: int, rounds: int, args: argparse.Namespace, scratch: Path,
                   for n, p in (("plain", []), ("cold", ["sitemap-pro"]),
                                ("warm", ["sitemap-pro"]))]
     by = {c.name: c for c in contenders}
+    for c in contenders:
+        c.no_gc = args.no_gc
     by["plain"].build()  # bytecode of MkDocs' side
     by["warm"].build()  # the warm contender's cache_dir
     for r in range(rounds):
@@ -313,12 +323,16 @@ def run_size(pages: int, rounds: int, args: argparse.Namespace, scratch: Path,
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == _CHILD:
-        return child(sys.argv[2], sys.argv[3], sys.argv[4], "--profile" in sys.argv[5:])
+        return child(sys.argv[2], sys.argv[3], sys.argv[4], "--profile" in sys.argv[5:],
+                     "--no-gc" in sys.argv[5:])
     p = C.base_parser(__doc__.split("\n\n")[0])
     p.add_argument("--pages", default=None, help="site sizes, comma-separated "
                    "(default 1000,20000)")
     p.add_argument("--profile", action="store_true",
                    help="also a warm build under pyinstrument: the call tree below each hook")
+    p.add_argument("--no-gc", action="store_true",
+                   help="the cyclic collector off in every build: each hook's own cost, "
+                        "without the collections that fall in it")
     args = p.parse_args()
     sizes = [int(n) for n in (args.pages or ("100" if args.quick else "1000,20000")).split(",")]
     rounds = args.rounds or (1 if args.quick else 3)
