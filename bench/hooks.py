@@ -54,7 +54,7 @@ _CHILD = "--child"
 HOOKS = ("load_config", "on_config", "on_pre_page", "on_page_content", "on_page_context",
          "on_env", "on_post_page", "_pages_written", "_write", "on_shutdown")
 #: Steps inside the hooks, each counted apart (module, owner or None, function): shown
-#: under the hook they run in.
+#: under the hook they run in; one not found (the code moved) is left out.
 STEPS = {
     "on_pre_page": [("dependencies.tracker", "Tracker", "open")],
     "on_page_content": [("dependencies.tracker", "Tracker", "close"),
@@ -111,7 +111,9 @@ def _wrap_plugin(acc: dict[str, list[float]]) -> None:
         for module, owner, name in steps:
             where: Any = importlib.import_module(f"mkdocs_sitemap_pro.plugin.{module}")
             if owner is not None:
-                where = getattr(where, owner)
+                where = getattr(where, owner, None)
+            if where is None or not hasattr(where, name):  # moved: its row stays empty
+                continue
             setattr(where, name, _timed(f"{owner or module}.{name}", getattr(where, name), acc))
     history = build_history.BuildHistory
     history._walk = _timed("git thread", history._walk, acc)
