@@ -56,16 +56,20 @@ HOOKS = ("load_config", "on_config", "on_pre_page", "on_page_content", "on_page_
 #: Steps inside the hooks, each counted apart (module, owner or None, function): shown
 #: under the hook they run in; one not found (the code moved) is left out.
 STEPS = {
-    "on_pre_page": [("dependencies.tracker", "Tracker", "open")],
-    "on_page_content": [("dependencies.tracker", "Tracker", "close"),
-                        ("pages", "PageCollector", "note_markdown")],
-    "on_page_context": [("build", None, "fingerprint"), ("pages", "PageCollector", "candidate"),
-                        ("dating", "Dater", "date"), ("date_on_page", "PageDates", "put_in_meta")],
-    "on_env": [("build", "Build", "history_read")],
-    "on_post_page": [("build", None, "read_head"), ("pages", "PageCollector", "record")],
-    "_write": [("build", "Build", "finish"), ("pipeline", "Build", "rendered_pages"),
-               ("pipeline", None, "_gather"), ("pipeline", None, "write_once"),
-               ("pipeline", None, "view_titles"), ("pipeline", "deploys", "write_manifest")],
+    "on_pre_page": [("plugin.dependencies.tracker", "Tracker", "open")],
+    "on_page_content": [("plugin.dependencies.tracker", "Tracker", "close"),
+                        ("plugin.pages", "PageCollector", "note_markdown")],
+    "on_page_context": [("plugin.build", None, "fingerprint"),
+                        ("plugin.pages", "PageCollector", "candidate"),
+                        ("core.dating|plugin.dating", "Dater", "date"),
+                        ("plugin.date_on_page", "PageDates", "put_in_meta")],
+    "on_env": [("plugin.build", "Build", "history_read")],
+    "on_post_page": [("plugin.build", None, "read_head"),
+                     ("plugin.pages", "PageCollector", "record")],
+    "_write": [("plugin.build", "Build", "finish"), ("plugin.pipeline", "Build", "rendered_pages"),
+               ("plugin.pipeline", None, "_gather"), ("plugin.pipeline", None, "write_once"),
+               ("plugin.pipeline", None, "view_titles"),
+               ("plugin.pipeline", "deploys", "write_manifest")],
 }
 
 
@@ -109,12 +113,19 @@ def _wrap_plugin(acc: dict[str, list[float]]) -> None:
 
     for steps in STEPS.values():
         for module, owner, name in steps:
-            where: Any = importlib.import_module(f"mkdocs_sitemap_pro.plugin.{module}")
-            if owner is not None:
+            where: Any = None
+            for path in module.split("|"):  # where it is, or where it was
+                try:
+                    where = importlib.import_module(f"mkdocs_sitemap_pro.{path}")
+                    break
+                except ModuleNotFoundError:
+                    continue
+            if where is not None and owner is not None:
                 where = getattr(where, owner, None)
             if where is None or not hasattr(where, name):  # moved: its row stays empty
                 continue
-            setattr(where, name, _timed(f"{owner or module}.{name}", getattr(where, name), acc))
+            setattr(where, name, _timed(f"{owner or module.split('.')[-1]}.{name}",
+                                        getattr(where, name), acc))
     history = build_history.BuildHistory
     history._walk = _timed("git thread", history._walk, acc)
 
@@ -294,7 +305,7 @@ def table(pages: int, by: dict[str, Contender]) -> list[str]:
     # collector are what the plugin's build spends in them more than plain's.
     rows = ["import", *HOOKS, "git thread", "gc 0", "gc 1", "gc 2"]
     rows = [row for hook in rows
-            for row in (hook, *(f"  {owner or module}.{name}"
+            for row in (hook, *(f"  {owner or module.split('.')[-1]}.{name}"
                                 for module, owner, name in STEPS.get(hook, ())))]
     overhead = _low_hook(by["warm"].runs, "counting", 2)
     for row in rows:
@@ -303,7 +314,7 @@ def table(pages: int, by: dict[str, Contender]) -> list[str]:
             runs = by[name].runs
             cpu = _low_hook(runs, row.strip(), 2)
             if not row.startswith("gc"):  # less what counting its calls and steps cost
-                counted = [row.strip(), *(f"{owner or module}.{name}"
+                counted = [row.strip(), *(f"{owner or module.split('.')[-1]}.{name}"
                                           for module, owner, name in STEPS.get(row, ()))]
                 cpu -= overhead * sum(_low_hook(runs, each, 0) for each in counted)
             else:
