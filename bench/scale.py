@@ -24,6 +24,7 @@ history walk).
     python bench/scale.py                          # all four shapes, 3 rounds (~1 h CPU)
     python bench/scale.py --shapes 1000:3,10000:3  # pages:commits, comma-separated
     python bench/scale.py --quick                  # 100:3 and 200:500, 1 round
+    python bench/scale.py --shapes 20000:3 --base ../main  # also main's package, alternated
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ class Contender:
     ``sites`` (a memory file system where there is one: ``_common.ScratchDir``)."""
 
     def __init__(self, folder: Path, sites: Path, name: str, docs: Path, nav: list[str],
-                 plugins: list[str], extra: Sequence[str] = ()) -> None:
-        self.name, self.cold = name, name == "cold"
+                 plugins: list[str], extra: Sequence[str] = (),
+                 env: dict[str, str] | None = None) -> None:
+        self.name, self.cold, self.env = name, name.startswith("cold"), env
         folder.mkdir(parents=True)
         self.config, self.site = folder / "mkdocs.yml", sites / f"{folder.parent.name}-{name}"
         self.cache = folder / ".cache"
@@ -68,7 +70,7 @@ class Contender:
     def build(self) -> C.Measured:
         cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(self.config),
                "-d", str(self.site)]
-        return C.measured_run(cmd)
+        return C.measured_run(cmd, env=self.env)
 
 
 def compare(contenders: list[Contender], rounds: int) -> None:
@@ -125,7 +127,10 @@ def report(label: str, contenders: list[Contender], pages: int, commits: int,
     plain_rss = min(by["plain"].rss)
     lines = [f"-- {label}: {pages:,} pages, {commits:,} commits; plain {plain:.2f} s CPU, "
              f"{plain_rss / MB:.0f} MB peak"]
-    for name, goal in (("cold", GOAL_COLD), ("warm", GOAL_WARM)):
+    for name, goal in (("cold", GOAL_COLD), ("warm", GOAL_WARM), ("cold-base", GOAL_COLD),
+                       ("warm-base", GOAL_WARM)):
+        if name not in by:
+            continue
         c = by[name]
         cpu, rss = min(c.cpu), min(c.rss)
         r, rr = cpu / plain, rss / plain_rss
@@ -164,6 +169,10 @@ def run_shape(pages: int, commits: int, rounds: int, args: argparse.Namespace,
     contenders = [Contender(folder / n, sites, n, docs, rels[:3], p)
                   for n, p in (("plain", []), ("cold", ["sitemap-pro"]),
                                ("warm", ["sitemap-pro"]))]
+    if args.base is not None:  # the same two, the package imported from another tree
+        env = dict(os.environ, PYTHONPATH=str(args.base))
+        contenders += [Contender(folder / n, sites, n, docs, rels[:3], ["sitemap-pro"],
+                                 env=env) for n in ("cold-base", "warm-base")]
     compare(contenders, rounds)
     for c in contenders:
         print(f"  {c.name:<6} CPU s {' '.join(f'{v:.2f}' for v in c.cpu)} "
@@ -180,7 +189,15 @@ def main() -> int:
     p.add_argument("--shapes", default=None,
                    help="pages:commits, comma-separated (default 1000:3,10000:3,60000:3,"
                         "2000:20000)")
+    p.add_argument("--base", type=Path, default=None,
+                   help="a tree whose package is built too (cold-base, warm-base), in "
+                        "the same rounds: before and after a change, alike in the machine's "
+                        "swings")
     args = p.parse_args()
+    if args.base is not None:
+        import compileall
+
+        compileall.compile_dir(str(args.base / "mkdocs_sitemap_pro"), quiet=1)
     default = "100:3,200:500" if args.quick else "1000:3,10000:3,60000:3,2000:20000"
     shapes = [tuple(int(n) for n in s.split(":")) for s in (args.shapes or default).split(",")]
     rounds = args.rounds or (1 if args.quick else 3)

@@ -31,7 +31,7 @@ RATIO = re.compile(r"^ratio .+: \d+\.\d+x", re.MULTILINE)
     "script",
     ["git_dates.py", "generator.py", "build.py", "build.py --split", "dependencies.py",
      "dependencies.py --api",
-     "history.py", "scale.py", "api.py", "serve.py", "instructions.py", "instructions.py --serve"],
+     "history.py", "scale.py", "hooks.py", "api.py", "serve.py", "instructions.py", "instructions.py --serve"],
 )
 def test_bench_quick(script: str, tmp_path: Path) -> None:
     name, *flags = script.split()

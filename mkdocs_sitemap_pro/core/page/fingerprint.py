@@ -47,6 +47,8 @@ _ATTRIBUTE = re.compile(rb"[^\s\"'<>/=]+(?:=(?:\"[^\"]*\"|'[^']*'|[^\s\"'=<>`]+)
 # object (``<Default object at 0x7f...>``, which some API generators write).
 _COMMENT = re.compile(rb"<!--.*?-->", re.S)
 _ADDRESS = re.compile(rb" at 0x[0-9a-fA-F]+(?=>|&gt;)")
+# Whitespace as ``bytes.split`` knows it (ASCII), each byte made a space.
+_SPACES = bytes.maketrans(b"\t\n\r\x0b\x0c", b"     ")
 # The part separator: a byte no HTML text holds (a C0 control), so that parts cannot run
 # into each other.
 _SEPARATOR = b"\x1f"
@@ -106,7 +108,10 @@ def _flowing(html: bytes) -> bytes:
     """HTML where whitespace flows: each run one space, none beside a tag. A space beside
     a block's edge renders as nothing; one between two inline elements (``</em> <em>``)
     is lost too, the price of a pass at the speed of ``bytes.replace``."""
-    collapsed = b" ".join(html.split()).replace(b"> ", b">").replace(b" <", b"<")
+    collapsed = html.translate(_SPACES)
+    while b"  " in collapsed:  # a run of n spaces is one after log2(n) passes
+        collapsed = collapsed.replace(b"  ", b" ")
+    collapsed = b">".join(collapsed.strip(b" ").split(b"> ")).replace(b" <", b"<")
     return _MANY_ATTRIBUTES.sub(_sorted_attributes, collapsed)
 
 
