@@ -62,7 +62,7 @@ STEPS = {
     "on_page_context": [("plugin.build", None, "fingerprint"),
                         ("plugin.pages", "PageCollector", "candidate"),
                         ("core.dating|plugin.dating", "Dater", "date"),
-                        ("plugin.date_on_page", "PageDates", "put_in_meta")],
+                        ("plugin.output.date_on_page", "PageDates", "put_in_meta")],
     "on_env": [("plugin.build", "Build", "history_read")],
     "on_post_page": [("plugin.build", None, "read_head"),
                      ("plugin.pages", "PageCollector", "record")],
@@ -98,7 +98,7 @@ def _wrap_plugin(acc: dict[str, list[float]]) -> None:
     """The plugin class's hooks, and the history thread, wrapped in counters."""
     from mkdocs.plugins import CombinedEvent
 
-    from mkdocs_sitemap_pro.plugin import build_history, plugin
+    from mkdocs_sitemap_pro.plugin import history as build_history, plugin
 
     cls = plugin.SitemapProPlugin
     for name in HOOKS:

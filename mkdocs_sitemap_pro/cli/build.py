@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mkdocs_sitemap_pro.cli.examples import WithExamples
+from mkdocs_sitemap_pro.cli import WithExamples
 from mkdocs_sitemap_pro.core.words import counted, printable
 from mkdocs_sitemap_pro.plugin.standalone.run import (
     ConfigError,

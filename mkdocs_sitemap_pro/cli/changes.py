@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from mkdocs_sitemap_pro.cli.examples import WithExamples
+from mkdocs_sitemap_pro.cli import WithExamples
 from mkdocs_sitemap_pro.core.deploy.changes import Change, SitemapUrls, compare, read_urls
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions
 from mkdocs_sitemap_pro.core.urls import redact_credentials

@@ -13,7 +13,7 @@ import os
 import sys
 
 from mkdocs_sitemap_pro.cli.changes import files, seconds
-from mkdocs_sitemap_pro.cli.examples import WithExamples
+from mkdocs_sitemap_pro.cli import WithExamples
 from mkdocs_sitemap_pro.core.check import CheckError, CheckOptions, Report, check
 from mkdocs_sitemap_pro.core.check.run import PROGRESS_EVERY
 from mkdocs_sitemap_pro.core.urls import redact_credentials

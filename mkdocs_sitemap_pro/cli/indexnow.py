@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from mkdocs_sitemap_pro.cli.changes import add_reading_options, options_of, warn_backwards
-from mkdocs_sitemap_pro.cli.examples import WithExamples
+from mkdocs_sitemap_pro.cli import WithExamples
 from mkdocs_sitemap_pro.core.deploy.changes import (
     NoSitemap,
     SitemapUrls,

@@ -8,8 +8,10 @@ newest lastmod inside it, its ``.gz`` twin and a page for people (``sitemap.html
 a root ``robots.txt`` holding one ``Sitemap:`` line for it. A version whose sitemap is
 missing, empty, not a sitemap or lists URLs outside its folder (built before the plugin,
 say) is left out with one warning saying why, or rebuilt from its pages on the branch
-in the same commit (``--rebuild``: ``cli.rebuild``). Exit status 0 when done (or already
+in the same commit (``--rebuild``: ``cli.versions``). Exit status 0 when done (or already
 up to date), 1 when the push failed, 2 when it could not run: then nothing is committed.
+
+Also ``versions --rebuild VERSION…`` and ``--rebuild-all-stale``.
 """
 
 from __future__ import annotations
@@ -22,31 +24,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mkdocs_sitemap_pro.cli import rebuild
-from mkdocs_sitemap_pro.cli.examples import WithExamples
-from mkdocs_sitemap_pro.plugin.standalone.config import (
-    ConfigError, SiteConfig, load_site_config)
-
-from mkdocs_sitemap_pro.core.git.commit import Branch, BranchError, commit_files
+from mkdocs_sitemap_pro.cli import WithExamples
+from mkdocs_sitemap_pro.core.atomic import gzip_bytes
+from mkdocs_sitemap_pro.core.deploy.versions import (
+    Listed,
+    Version,
+    VersionsError,
+    listed_urlset,
+    parse_versions,
+    root_url,
+    version_index,
+)
+from mkdocs_sitemap_pro.core.git.branch import Branch, BranchError, commit_files
 from mkdocs_sitemap_pro.core.git.process import GitTimeout, NoGit, run_git
 from mkdocs_sitemap_pro.core.git.repository import garbled
-from mkdocs_sitemap_pro.core.atomic import gzip_bytes
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, parse_sitemap
 from mkdocs_sitemap_pro.core.robots import with_sitemap_line
 from mkdocs_sitemap_pro.core.urls import SiteUrl, redact_credentials
 from mkdocs_sitemap_pro.core.words import named, printable
 from mkdocs_sitemap_pro.core.writer.html_view import ViewFile, index_page, is_ours_text, view_name
-from mkdocs_sitemap_pro.core.deploy.versions import (
-    Listed,
-    listed_urlset,
-    Version,
-    VersionsError,
-    parse_versions,
-    root_url,
-    version_index,
+from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, SiteConfig, load_site_config
+from mkdocs_sitemap_pro.plugin.standalone.rebuild import (
+    FALLBACK_CONFIGS,
+    RebuildFailed,
+    Target,
+    rebuild_version,
 )
+from mkdocs_sitemap_pro.plugin.standalone.run import console_log
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "RebuildFailed", "add_options", "asked_versions", "rebuild"]
 
 
 _MIKE = "mike"
@@ -83,7 +89,7 @@ def register(commands: Any) -> None:
     sub.add_argument("--site-url", help="the URL the branch's root is served at (default: site_url)")
     sub.add_argument("-p", "--push", action="store_true", help="push the branch after committing")
     sub.add_argument("-m", "--message", help="the commit message")
-    rebuild.add_options(sub)
+    add_options(sub)
     sub.set_defaults(run=run)
 
 
@@ -113,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
                 "name it with --branch"
             )
         names, known = _listed_versions(branch, settings)
-        asked = rebuild.asked_versions(args.rebuild, known, settings.branch)
+        asked = asked_versions(args.rebuild, known, settings.branch)
         files: dict[str, bytes] = {}  # rebuilt versions' files, then the root's
         sitemaps: list[Listed] = []
         listed: list[str] = []
@@ -122,9 +128,9 @@ def run(args: argparse.Namespace) -> int:
         for name in dict.fromkeys([*names, *asked]):
             found = _version_sitemaps(_reader(branch, files), settings, name)
             if name in asked or (args.rebuild_all_stale and isinstance(found, str)):
-                files.update(rebuild.rebuild(branch, _path(settings, name), name,
-                                             settings.root.join(name) + "/", settings.config_file,
-                                             settings.filename, explained))
+                files.update(rebuild(branch, _path(settings, name), name,
+                                     settings.root.join(name) + "/", settings.config_file,
+                                     settings.filename, explained))
                 rebuilt.append(name)
                 found = _version_sitemaps(_reader(branch, files), settings, name)
             if name not in names:  # rebuilt, but not listed (canonical_version)
@@ -147,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         )
         commit = commit_files(branch, files, message)
     except (CannotRun, BranchError, VersionsError, NoGit, GitTimeout,
-            rebuild.RebuildFailed) as error:
+            RebuildFailed) as error:
         _say(f"mkdocs-sitemap-pro versions: {str(error) or 'git failed'}", error=True)
         return 2
     index_url = settings.root.join(settings.filename)
@@ -394,3 +400,65 @@ def _root_files(branch: Branch, settings: _Settings, sitemaps: list[Listed]) -> 
     if updated is not None:
         files[robots_path] = updated.encode("utf-8", errors="surrogateescape")
     return files
+
+
+_NAME = "mkdocs-sitemap-pro versions"  # what each line of the command starts with
+
+
+def add_options(sub: Any) -> None:
+    """Add ``--rebuild`` and ``--rebuild-all-stale`` to the ``versions`` subcommand."""
+    sub.add_argument(
+        "--rebuild", nargs="+", default=[], metavar="VERSION",
+        help="write the sitemap of these versions from their built pages on the branch, "
+             "dated by the commit each was deployed from, and commit it with the index",
+    )
+    sub.add_argument(
+        "--rebuild-all-stale", action="store_true",
+        help="rebuild every version whose sitemap is missing, empty, invalid or lists "
+             "URLs outside its folder (instead of leaving it out)",
+    )
+
+
+def asked_versions(asked: list[str], versions: list[Version], branch: str) -> list[str]:
+    """The versions named by ``--rebuild``, each once; ``RebuildFailed`` for a name that
+    versions.json does not list as a version."""
+    names = [version.name for version in versions]
+    for name in asked:
+        if name in names:
+            continue
+        real = [v.name for v in versions if name in v.aliases]
+        if real:
+            raise RebuildFailed(f"--rebuild {name}: {name} is an alias of version {real[0]}; "
+                                f"rebuild {real[0]}")
+        raise RebuildFailed(f"--rebuild {name}: versions.json on {branch} lists no version "
+                            f"{name} (its versions: {', '.join(names)})")
+    return list(dict.fromkeys(asked))
+
+
+def rebuild(branch: Branch, folder: str, version: str, url: str, config_file: Path,
+            filename: str, explained: set[str] | None = None) -> dict[str, bytes]:
+    """The rebuilt sitemap files of one version, by their path on the branch. ``explained``:
+    what this run said already (a fallback config is explained once)."""
+    config_file = config_file.resolve()
+    try:
+        config = config_file.relative_to(branch.repo).as_posix()
+    except ValueError:
+        raise RebuildFailed(f"{config_file} is not inside the repository {branch.repo}") from None
+    print(printable(f"{_NAME}: rebuilding the sitemap of version {version} from "
+                    f"{branch.name}:{folder}/"), file=sys.stderr)
+    with console_log():
+        rebuilt = rebuild_version(Target(branch, folder, version, url, config, config_file,
+                                        filename))
+    how = f"dated by commit {rebuilt.dated_by[:12]}" if rebuilt.dated_by else "undated"
+    if rebuilt.config is not None and rebuilt.config != config:
+        how += f" with its {rebuilt.config}"
+        if explained is not None and config not in explained:
+            explained.add(config)
+            print(printable(f"{_NAME}: {config} is not in every commit the versions were "
+                            f"deployed from: "
+                            f"a commit without it is rebuilt with its own "
+                            f"{' or '.join(FALLBACK_CONFIGS)} (the version's line says which)"),
+                  file=sys.stderr)
+    print(printable(f"{_NAME}: rebuilt the sitemap of version {version} ({how}): "
+                    f"{', '.join(rebuilt.files) or 'nothing written'}"), file=sys.stderr)
+    return {f"{folder}/{path}": data for path, data in rebuilt.files.items()}

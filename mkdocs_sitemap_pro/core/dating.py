@@ -33,7 +33,7 @@ from typing import Literal, NamedTuple
 
 from mkdocs_sitemap_pro.core.deploy.manifest import RenderedPages
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
-from mkdocs_sitemap_pro.core.page.images import ImagesFound
+from mkdocs_sitemap_pro.core.page.html import ImagesFound
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings
 from mkdocs_sitemap_pro.core.page.shown import (
     Decision, Dependencies, Shown, decide, describe_parts, newer)

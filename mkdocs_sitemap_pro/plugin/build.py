@@ -28,21 +28,21 @@ from mkdocs_sitemap_pro.core.deploy.manifest import loc_key, page_key
 from mkdocs_sitemap_pro.core.git import GitHistory
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.page.fingerprint import BUILT, CONVERTED, Method, content_of, fingerprint
-from mkdocs_sitemap_pro.core.page.html_head import read_head, written_head_end
-from mkdocs_sitemap_pro.core.page.images import ImagesFound, content_images
+from mkdocs_sitemap_pro.core.page.html import read_head, written_head_end
+from mkdocs_sitemap_pro.core.page.html import ImagesFound, content_images
 from mkdocs_sitemap_pro.core.page.shown import Dependencies
 from mkdocs_sitemap_pro.core.protocol import LastmodTexts
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.copies import date_copies, page_sources, with_added
+from mkdocs_sitemap_pro.plugin.dependencies.copies import date_copies, page_sources, with_added
 from mkdocs_sitemap_pro.core.dating import Dater, LastDeploy, Lastmod, Rendered, SitemapPage
 from mkdocs_sitemap_pro.core.git.line_dates import LineDateStore
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker
-from mkdocs_sitemap_pro.plugin.feed import HeadingOf
+from mkdocs_sitemap_pro.plugin.output.feed import HeadingOf
 from mkdocs_sitemap_pro.plugin.integrations import mike
 from mkdocs_sitemap_pro.plugin.integrations.redirects import redirected_pages
-from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
-from mkdocs_sitemap_pro.plugin.date_on_page import PageDates
+from mkdocs_sitemap_pro.plugin.serve import ServeMemos
+from mkdocs_sitemap_pro.plugin.output.date_on_page import PageDates
 from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 

@@ -7,28 +7,111 @@ It describes the files as they are at the end of the build: a page whose HTML an
 plugin replaced after it was rendered (a redirect stub) is judged by what is on disk.
 Under ``mkdocs serve --dirty``, a page MkDocs does not render again is unchanged for
 ``PagesMemo`` as for MkDocs: it says what it said when this process last saw it.
+
+Also what a built page says of itself, and the pages whose HTML another page of the same
+build overwrote (not listed).
 """
+
+from __future__ import annotations
 
 import datetime as dt
 import os
 import time
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import urljoin
 
 import pathspec
 from mkdocs.structure.files import File
 from mkdocs.structure.pages import Page
-from mkdocs.utils.meta import YAML_RE
+from mkdocs.utils.meta import YAML_RE, get_data
 
 from mkdocs_sitemap_pro.core.dating import SitemapPage
-from mkdocs_sitemap_pro.core.urls import normalise_loc
+from mkdocs_sitemap_pro.core.page.html import (
+    HeadDirectives,
+    ImagesFound,
+    content_element,
+    content_images,
+    read_head,
+)
 from mkdocs_sitemap_pro.core.page.page_settings import PageSettings, read_page_settings
-from mkdocs_sitemap_pro.core.page.html_head import HeadDirectives
-from mkdocs_sitemap_pro.core.page.images import ImagesFound
+from mkdocs_sitemap_pro.core.urls import normalise_loc
 from mkdocs_sitemap_pro.plugin.integrations.i18n import built_language
-from mkdocs_sitemap_pro.plugin.page_says import PageSays, head_on_disk, read_back
-from mkdocs_sitemap_pro.plugin.serve_memos import PagesMemo
+
+if TYPE_CHECKING:
+    from mkdocs_sitemap_pro.plugin.serve import PagesMemo
+
+
+#: Plugins whose on_post_build writes no page (a search index only): with nothing else
+#: running after the pages are written, no page is looked at on disk again.
+_WRITES_NO_PAGE = frozenset({"mkdocs.contrib.search", "material.plugins.search.plugin"})
+
+
+def writes_no_page(method: object) -> bool:
+    """Whether an on_post_build handler is one that never rewrites a built page."""
+    owner = getattr(method, "__self__", None)
+    return owner is not None and type(owner).__module__ in _WRITES_NO_PAGE
+
+
+class PageSays(NamedTuple):
+    """What a page said in the build that rendered it (or read it back)."""
+
+    meta: Mapping[str, object]
+    head: HeadDirectives
+    unparsed_front_matter: bool
+    images: ImagesFound = ImagesFound()  # only when the ``images`` option is on
+
+
+#: A page's identity in a build: what its collection depends on besides what it says.
+Identity = tuple[object, ...]
+
+
+def identities(files: Iterable[File]) -> list[Identity]:
+    """Each page's identity: source, HTML and URL paths, generator, inclusion. (Pages are
+    the files MkDocs made a page of: cheaper to find than ``documentation_pages()``.)"""
+    return [
+        (f.src_uri, f.abs_src_path, f.abs_dest_path, f.url, f.generated_by, f.inclusion,
+         page.canonical_url)
+        for f in files
+        if (page := f.page) is not None
+    ]
+
+
+def read_back(file: File, images: bool = False) -> PageSays:
+    """A page ``--dirty`` did not rebuild (or another builder wrote): its source's front
+    matter, its HTML on disk (``images``: the images of its content element too)."""
+    try:
+        source = file.content_string
+    except (OSError, UnicodeDecodeError):
+        source = ""
+    _, meta = get_data(source)
+    if not images:
+        head = head_on_disk(file)
+        found = ImagesFound()
+    else:
+        try:
+            page_html = Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            page_html = ""
+        head = read_head(page_html)
+        page = file.page
+        url = (page.canonical_url if page is not None else None) or file.url
+        found = content_images(content_element(page_html), url)
+    return PageSays(
+        meta=meta,
+        head=head,
+        unparsed_front_matter=not meta and bool(YAML_RE.match(source)),
+        images=found,
+    )
+
+
+def head_on_disk(file: File) -> HeadDirectives:
+    """The head directives of a page's HTML as it is on disk now."""
+    try:
+        return read_head(Path(file.abs_dest_path).read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return HeadDirectives()
 
 _NOTHING = HeadDirectives()  # a head that says nothing of indexing
 
@@ -257,3 +340,30 @@ def _head_exclusion(head: HeadDirectives, url: str) -> str:
         if normalise_loc(target) != normalise_loc(url):
             return f"canonical link points to {target}"
     return ""
+
+
+def overwritten_pages(pages: Sequence[File]) -> dict[str, str]:
+    """Each page (of a build's documentation ``pages``, in file order) whose HTML a later
+    page overwrote: src_uri -> why."""
+    last = {file.dest_uri: file.src_uri for file in pages}  # the page written last wins
+    if len(last) == len(pages):
+        return {}  # the usual site: every page has a file of its own
+    return {
+        file.src_uri: (
+            f"overwritten by '{last[file.dest_uri]}' (both build to {file.dest_uri}, "
+            "and MkDocs writes that page last)"
+        )
+        for file in pages
+        if last[file.dest_uri] != file.src_uri
+    }
+
+
+def leave_out_overwritten(found: Collection, pages: Sequence[File]) -> None:
+    """Move the pages another page overwrote from the listed pages to the left-out."""
+    gone = overwritten_pages(pages)
+    if not gone:
+        return
+    for page in found.pages:
+        if page.src_uri in gone:
+            found.left_out[page.src_uri] = gone[page.src_uri]
+    found.pages = [page for page in found.pages if page.src_uri not in gone]

@@ -3,7 +3,7 @@
 ``write_sitemap`` is the whole of ``on_post_build``: one call on a finished
 ``Build`` (the plugin's, or the standalone ``build``'s), without MkDocs' event machinery.
 It turns the built pages into core inputs and calls the core; every message goes through ``report``. Under
-``mkdocs serve`` a build whose part would be the last one's takes it (``serve_memos``).
+``mkdocs serve`` a build whose part would be the last one's takes it (``serve``).
 """
 
 import datetime as dt
@@ -21,18 +21,19 @@ from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES, SitemapError
 from mkdocs_sitemap_pro.core.regular import read_regular
 from mkdocs_sitemap_pro.core.robots import RobotsError, add_sitemap_line
-from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES, RobotsRules
+from mkdocs_sitemap_pro.core.robots import MAX_BYTES, RobotsRules
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport
-from mkdocs_sitemap_pro.plugin import date_on_page, deploys, report, site_hooks, theme
+from mkdocs_sitemap_pro.plugin.output import date_on_page, site_hooks, theme
+from mkdocs_sitemap_pro.plugin import deploys, report
 from mkdocs_sitemap_pro.plugin.build import Build
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.feed import feed_settings, report as report_feed, view_titles
-from mkdocs_sitemap_pro.plugin.key_file import write_indexnow_key
+from mkdocs_sitemap_pro.plugin.output.feed import feed_settings, report as report_feed, view_titles
+from mkdocs_sitemap_pro.plugin.output.key_file import write_indexnow_key
 from mkdocs_sitemap_pro.core.dating import Dating, Lastmod, date_pages, merge_datings
 from mkdocs_sitemap_pro.plugin.integrations import i18n, mike
-from mkdocs_sitemap_pro.plugin.serve_memos import PageInputs, PartKey, page_inputs, write_once
-from mkdocs_sitemap_pro.plugin.overwritten import leave_out_overwritten
+from mkdocs_sitemap_pro.plugin.serve import PageInputs, PartKey, page_inputs, write_once
+from mkdocs_sitemap_pro.plugin.pages import leave_out_overwritten
 from mkdocs_sitemap_pro.plugin.pages import Collection
 from mkdocs_sitemap_pro.plugin.report import log
 
@@ -65,7 +66,7 @@ def _hint(config: MkDocsConfig) -> str:
 
 class SitemapPart(NamedTuple):
     """One build's part of the sitemap: its listed pages, dated (a site's only build, or
-    one language's); what ``serve_memos.PartsMemo`` keeps."""
+    one language's); what ``serve.PartsMemo`` keeps."""
 
     files: Files
     listed: list[i18n.Listed]
@@ -128,7 +129,7 @@ def write_sitemap(
     _warn_disallowed(Path(config.site_dir), site, entries)
     theme.warn_about_instant_navigation(config, options.filename, written.is_index)
     if options.validate_:
-        from mkdocs_sitemap_pro.plugin import validate  # the checker: imported only when on
+        from mkdocs_sitemap_pro.plugin.output import validate  # the checker: imported only when on
 
         validate.check_written(Path(config.site_dir), site.url, options.filename)
     log.info(report.summary_line(written, dated, report.left_out_counts(p.found for p in parts)))

@@ -24,15 +24,16 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.git import GitHistory
-from mkdocs_sitemap_pro.plugin import pipeline, theme
+from mkdocs_sitemap_pro.plugin import pipeline
+from mkdocs_sitemap_pro.plugin.output import theme
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, check_cache_dir
 from mkdocs_sitemap_pro.plugin.build import Build, GitRead
 from mkdocs_sitemap_pro.plugin.dependencies.tracker import Tracker, Tracking
-from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
+from mkdocs_sitemap_pro.plugin.history import BuildHistory
 from mkdocs_sitemap_pro.plugin.integrations import i18n
 from mkdocs_sitemap_pro.plugin.mkdocs_internals import event_handlers
-from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
-from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
+from mkdocs_sitemap_pro.plugin.serve import ServeMemos
+from mkdocs_sitemap_pro.plugin.pages import writes_no_page
 
 # A page's conversion window opens before every other plugin and closes after all.
 FIRST, LAST = 1e9, -1e9

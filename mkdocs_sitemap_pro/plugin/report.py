@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from mkdocs.plugins import get_plugin_logger
 
-from mkdocs_sitemap_pro.core.robots_rules import Rule
+from mkdocs_sitemap_pro.core.robots import Rule
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.core.dating import API_FILE, CODE, UNEXPLAINED, UNSEEN, Dating
 from mkdocs_sitemap_pro.plugin.pages import Collection

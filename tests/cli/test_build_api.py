@@ -207,7 +207,7 @@ def test_members_rendered_follow_mkdocstrings_python(tmp_path: Path) -> None:
 @needs_zensical
 def test_an_inherited_init_counts_what_the_installed_handler_shows(site, monkeypatch, capsys):
     """mkdocstrings-python 2.x (installed here): a class merging the ``__init__`` it
-    inherits shows its signature, not its docstring (``core/page/merged_init.py``)."""
+    inherits shows its signature, not its docstring (``core/page/api_lines.py``)."""
     from tests.plugin.integrations.test_merged_init import PAGE, _site as merged_site
 
     merged_site(site)

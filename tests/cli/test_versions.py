@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from mkdocs_sitemap_pro.cli.main import main
-from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
+from mkdocs_sitemap_pro.core.git.branch import Branch, commit_files
 from tests.support.mike import ROOT, deploy, deployed, make_site, mike_env, show, tip, tree
 from tests.support.schemas import SM, parse_sitemap
 

@@ -1,4 +1,4 @@
-"""``core.git.blame``: each line's last change, by the history rules, on real repositories."""
+"""``core.git.line_walk``: each line's last change, by the history rules, on real repositories."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.git.blame import IGNORED, SHALLOW, BlameFailed, LineDates, Span, blame
+from mkdocs_sitemap_pro.core.git.line_walk import IGNORED, SHALLOW, BlameFailed, LineDates, Span, blame
 from tests.support.dates import day
 from tests.support.git import GitRepo, shift_date
 

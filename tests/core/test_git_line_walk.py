@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.git.blame import IGNORED, OLDER, SHALLOW, LineDates, Lines, blame
+from mkdocs_sitemap_pro.core.git.line_walk import IGNORED, OLDER, SHALLOW, LineDates, Lines, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from tests.support.dates import day
 from tests.support.git import GitRepo

@@ -7,7 +7,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_sitemap_pro.core.page.html_head import (
+from mkdocs_sitemap_pro.core.page.html import (
     HeadDirectives,
     add_meta_property,
     read_head,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mkdocs_sitemap_pro.core.page.reach import Reach
+from mkdocs_sitemap_pro.core.page.includes import Reach
 from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     _argument_names,

@@ -1,8 +1,8 @@
-"""The images a page's content shows (``core.page.images``)."""
+"""The images a page's content shows (``core.page.html``)."""
 
 from __future__ import annotations
 
-from mkdocs_sitemap_pro.core.page.images import content_element, content_images
+from mkdocs_sitemap_pro.core.page.html import content_element, content_images
 from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES
 
 PAGE = "https://example.com/docs/guide/setup/"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from mkdocs_sitemap_pro.core.robots_rules import RobotsRules, host_robots_url, url_path
+from mkdocs_sitemap_pro.core.robots import RobotsRules, host_robots_url, url_path
 
 
 def allowed(robots: str, path: str) -> bool:

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
-from mkdocs_sitemap_pro.core.git.added_lines import added_sources
-from mkdocs_sitemap_pro.core.git.derived import adopt_derived
-from mkdocs_sitemap_pro.core.git.twins import adopt_twins
+from mkdocs_sitemap_pro.core.git.copies import added_sources
+from mkdocs_sitemap_pro.core.git.copies import adopt_derived
+from mkdocs_sitemap_pro.core.git.copies import adopt_twins
 from tests.support.dates import D1, D2, D3
 from tests.support.git import GitRepo, read_history
 

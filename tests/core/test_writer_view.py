@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from mkdocs_sitemap_pro import Alternate, SitemapEntry, WriteOptions, read_sitemap, write_sitemaps
-from mkdocs_sitemap_pro.core.writer.view_dates import readable
+from mkdocs_sitemap_pro.core.writer.html_view import readable
 from tests.support.dates import D1
 
 BASE = "https://example.com/docs/"

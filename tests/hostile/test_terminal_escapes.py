@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
-from mkdocs_sitemap_pro.core.git.commit import Branch, commit_files
+from mkdocs_sitemap_pro.core.git.branch import Branch, commit_files
 from tests.support.mike import deployed, mike_env, show, tip
 
 OSC = "\x1b]0;PWNED\x07"  # sets the terminal's title

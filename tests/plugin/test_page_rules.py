@@ -11,7 +11,7 @@ from mkdocs_sitemap_pro.core.page.page_settings import (
     read_page_settings,
     robots_forbids_indexing,
 )
-from mkdocs_sitemap_pro.core.page.html_head import read_head
+from mkdocs_sitemap_pro.core.page.html import read_head
 
 NOW = dt.datetime(2026, 1, 15, 12, 0, tzinfo=dt.timezone.utc)
 

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from mkdocs_sitemap_pro.plugin.standalone.config import ConfigError, load_site_config
-from mkdocs_sitemap_pro.plugin.standalone.markdown_extensions import read_extensions
+from mkdocs_sitemap_pro.plugin.standalone.config import read_extensions
 
 BUILTINS = ["toc", "tables", "fenced_code"]
 

@@ -11,7 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
-from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.findings import Ticker
 from mkdocs_sitemap_pro.core.check.streamed import StreamedDocument
 from mkdocs_sitemap_pro.core.protocol import (
     MAX_BYTES,

@@ -3,15 +3,19 @@ message) and the report that holds them, with its exit status and its JSON form.
 
 Every finding is kept and counted; for people, ``Report.shown`` lists the first few of
 one rule in one file and then one line counting the rest, right after them.
+
+Also ``Ticker``: how far a long check has got, a line now and then.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["CheckError", "Finding", "Findings", "Report", "Severity"]
+__all__ = ["CheckError", "Finding", "Findings", "Report", "Severity", "Ticker"]
 
 Severity = Literal["error", "warning"]
 
@@ -113,3 +117,18 @@ class Report:
             "status": self.status(strict),
             "findings": [f.as_dict() for f in self.findings],
         }
+
+
+class Ticker:
+    """Says how far a step has got, at most every ``every`` seconds (from its creation)."""
+
+    def __init__(self, say: Callable[[str], None], every: float) -> None:
+        self.say, self.every = say, every
+        self.due = time.monotonic() + every
+
+    def tick(self, message: Callable[[], str]) -> None:
+        """Say ``message()`` if the last line (or the start) is ``every`` seconds old."""
+        now = time.monotonic()
+        if now >= self.due:
+            self.due = now + self.every
+            self.say(message())

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mkdocs_sitemap_pro.core.check.crawlable import check_crawlable
-from mkdocs_sitemap_pro.core.check.confined import Outside, inside, read_regular
+from mkdocs_sitemap_pro.core.check.tree_rules import check_crawlable
+from mkdocs_sitemap_pro.core.check.sources import Outside, inside, read_regular
 from mkdocs_sitemap_pro.core.check.findings import CheckError, Findings, Report
-from mkdocs_sitemap_pro.core.check.hreflang import check_alternates
-from mkdocs_sitemap_pro.core.check.images import check_images
-from mkdocs_sitemap_pro.core.check.manifests import check_manifests
-from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.tree_rules import check_alternates
+from mkdocs_sitemap_pro.core.check.tree_rules import check_images
+from mkdocs_sitemap_pro.core.check.site import check_manifests
+from mkdocs_sitemap_pro.core.check.findings import Ticker
 from mkdocs_sitemap_pro.core.check.site import check_pages, count_unlisted
 from mkdocs_sitemap_pro.core.check.sources import (
     FetchError,
@@ -41,7 +41,7 @@ from mkdocs_sitemap_pro.core.check.tree import (
 from mkdocs_sitemap_pro.core.check.tree_rules import check_tree, listed_urls
 from mkdocs_sitemap_pro.core.protocol import UTC
 from mkdocs_sitemap_pro.core.reader import DEFAULT_EXPAND_LIMIT
-from mkdocs_sitemap_pro.core.robots_rules import host_robots_url
+from mkdocs_sitemap_pro.core.robots import host_robots_url
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.core.deploy.versions import VersionsError, parse_versions

@@ -4,21 +4,80 @@ Both are addressed by URL, so the rules never care which one they read: a local 
 maps the URLs under its site URL onto its files. Over HTTP(S) (``core.web``) every file
 is read whole within one deadline and up to a size cap, on the host asked (a redirect to
 another host is refused), and a URL that cannot be fetched is a ``FetchError``.
+
+A local site folder is read through ``inside``: nothing outside it.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
-from mkdocs_sitemap_pro.core.check.confined import NotRegular, Outside, inside, read_regular
+from mkdocs_sitemap_pro.core.regular import NotRegular, read_regular
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 from mkdocs_sitemap_pro.core.web import Timeout, WebError, exchange
 
-__all__ = ["FetchError", "HttpSource", "LocalSource", "OutsideFolder", "Source"]
+__all__ = [
+    "FetchError", "HttpSource", "LocalSource", "OutsideFolder", "Source", "NotRegular",
+    "Outside", "inside", "read_regular",
+]
+
+
+class Outside(ValueError):
+    """A path that leads outside the folder (absolute, ``..``, or through a symlink)."""
+
+
+#: Resolved folders remembered by ``inside`` (then forgotten, all at once).
+_FOLDERS_KEPT = 4_096
+#: Deeper paths are resolved by ``os.path.realpath`` alone.
+_DEEPEST_REMEMBERED = 64
+
+
+def inside(root: Path, rel: str, folders: dict[str, str] | None = None) -> Path:
+    """``root/rel`` with every symlink resolved; ``Outside`` unless it stays in ``root``
+    (itself resolved). ``rel`` is a relative POSIX path; an absolute one, a ``..``
+    segment or a NUL byte is refused without touching the file system. ``folders``
+    remembers the folders resolved on the way, for the next call (``check`` asks once
+    per listed URL, half a million times in a hostile sitemap)."""
+    if rel.startswith("/") or "\x00" in rel or ".." in rel.split("/"):
+        raise Outside(f"{rel} leads outside the folder")
+    top = str(root)
+    if folders is None or rel.count("/") > _DEEPEST_REMEMBERED:
+        real = os.path.realpath(os.path.join(top, rel))
+    else:
+        real = _resolved(top, rel, folders)
+    # A string test: ``root in Path(real).parents`` builds every parent.
+    if real != top and not real.startswith(top if top.endswith(os.sep) else top + os.sep):
+        raise Outside(f"{rel} leads outside the folder (through a symbolic link)")
+    return Path(real)
+
+
+def _resolved(top: str, rel: str, folders: dict[str, str]) -> str:
+    """``os.path.realpath(top/rel)`` for a resolved ``top``, one ``lstat`` per name not
+    under a folder in ``folders`` (which learns the folders on the way)."""
+    names = rel.split("/")
+    known = len(names) - 1  # names[:known] is the folder that holds the last name
+    while known > 0 and "/".join(names[:known]) not in folders:
+        known -= 1
+    real = folders["/".join(names[:known])] if known else top
+    for position in range(known, len(names)):
+        name = names[position]
+        if name not in ("", "."):
+            path = os.path.join(real, name)
+            try:
+                linked = stat.S_ISLNK(os.lstat(path).st_mode)
+            except (OSError, ValueError):
+                linked = False  # as ``realpath`` does: the rest is taken as written
+            real = os.path.realpath(path) if linked else path
+        if position < len(names) - 1:
+            if len(folders) >= _FOLDERS_KEPT:
+                folders.clear()
+            folders["/".join(names[: position + 1])] = real
+    return real
 
 _USER_AGENT = "mkdocs-sitemap-pro-check"
 #: A URL path that ``urlsplit`` and ``unquote`` would give back as it is.
@@ -51,7 +110,7 @@ class OutsideFolder(FetchError):
 
 class LocalSource:
     """The files of a built site in ``folder``, published at ``site``; nothing outside
-    ``folder`` (after symlinks) is ever read (``confined``)."""
+    ``folder`` (after symlinks) is ever read."""
 
     def __init__(self, folder: Path, site: SiteUrl) -> None:
         self.folder = folder

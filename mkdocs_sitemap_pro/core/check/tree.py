@@ -22,7 +22,7 @@ from mkdocs_sitemap_pro.core.check.sources import (
     Source,
     TooLarge,
 )
-from mkdocs_sitemap_pro.core.check.progress import Ticker
+from mkdocs_sitemap_pro.core.check.findings import Ticker
 from mkdocs_sitemap_pro.core.check.streamed import (
     Progress,
     Reading,
@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.check.streamed import (
     read_streamed,
 )
 from mkdocs_sitemap_pro.core.reader import SitemapReadError, decompress, is_gzip
-from mkdocs_sitemap_pro.core.robots_rules import MAX_BYTES
+from mkdocs_sitemap_pro.core.robots import MAX_BYTES
 from mkdocs_sitemap_pro.core.urls import SiteUrl
 
 __all__ = ["Loaded", "Tree", "TreeLimits", "follow", "robots_sitemaps"]

@@ -1,17 +1,28 @@
 """The rules that look across the files of a tree: duplicates, index lastmods against
-their files, ``.xml``/``.xml.gz`` twins, and lastmods that cannot all be true."""
+their files, ``.xml``/``.xml.gz`` twins, and lastmods that cannot all be true.
+
+Also the rules on the tree's listed URLs: none that robots.txt keeps crawlers from (``loc-
+disallowed``), hreflang alternates and ``image:image`` as Google states them.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Iterator, Mapping
+from urllib.parse import urlsplit
 
 from mkdocs_sitemap_pro.core.check.findings import Findings
 from mkdocs_sitemap_pro.core.check.tree import Loaded, Tree
-from mkdocs_sitemap_pro.core.protocol import check_lastmod, utc_key
+from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES, check_hreflang, check_lastmod, utc_key
 from mkdocs_sitemap_pro.core.reader import ReadEntry
+from mkdocs_sitemap_pro.core.robots import RobotsRules, host_robots_url
+from mkdocs_sitemap_pro.core.urls import normalise_loc
 
-__all__ = ["SAME_DAY_MIN_URLS", "ListedUrls", "check_tree", "listed_urls"]
+__all__ = [
+    "SAME_DAY_MIN_URLS", "ListedUrls", "check_tree", "listed_urls", "MAX_STEPS",
+    "check_crawlable", "check_alternates", "check_images",
+]
 
 #: "Every page dated the day it was built" is judged only from this many dated URLs on:
 #: a small site written and committed in one day is no sign of anything.
@@ -152,3 +163,119 @@ def _build_date(urls: ListedUrls, found: Findings,
                     f"all {dated:,} lastmods fall on {built_on.isoformat()}, the day the "
                     "sitemap was built: that is the build date stamped on every page, not "
                     "when each changed, and search engines learn to ignore it")
+
+
+#: Look-ups and matches spent on one tree at most (a few seconds): what a hostile
+#: robots.txt of thousands of ``/*…`` rules against 50,000 URLs would cost is bounded.
+MAX_STEPS = 5_000_000
+
+
+def _host(url: str) -> str:
+    parts = urlsplit(host_robots_url(url))
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+def check_crawlable(urls: ListedUrls, robots_url: str, shown: str, text: str,
+                    found: Findings) -> None:
+    """One ``loc-disallowed`` error for each listed URL the robots.txt at ``robots_url``
+    (its ``text``; ``shown``: how a message names it) disallows for every crawler."""
+    rules = RobotsRules.parse(text)
+    if not rules.rules:
+        return
+    host = _host(robots_url)
+    for judged, (loc, places) in enumerate(urls.items()):
+        if rules.steps > MAX_STEPS:  # a robots.txt made to be slow to match
+            found.warning("not-checked", shown,
+                          f"{len(rules.rules):,} rules for every crawler: stopped comparing "
+                          f"them with the sitemap after {judged:,} of {len(urls):,} URLs")
+            return
+        try:
+            if _host(loc) != host:
+                continue
+        except ValueError:  # not a URL at all: the loc rules say so
+            continue
+        rule = rules.disallowing(loc)
+        if rule is not None:
+            found.error("loc-disallowed", places[0][0].shown,
+                        f"{loc} is listed, but {shown} keeps every crawler from it ({rule}), "
+                        "which search engines report as an error: leave it out of the "
+                        "sitemap, or allow it in robots.txt", url=loc)
+
+
+def check_alternates(urls: ListedUrls, found: Findings) -> None:
+    """Judge the alternates of every listed URL."""
+    for loc, places in urls.items():
+        loaded, entry = places[0]
+        if not entry.alternates:
+            continue
+        shown = loaded.shown
+        codes = Counter(alt.hreflang for alt in entry.alternates)
+        for alt in entry.alternates:
+            try:
+                check_hreflang(alt.hreflang)
+            except ValueError as error:
+                found.error("hreflang-code", shown, f"{loc}: {error}", url=loc)
+            if not alt.href.startswith(("http://", "https://")):
+                found.error("hreflang-href", shown,
+                            f"{loc}: alternate {alt.hreflang} {alt.href!r} is not an absolute URL", url=loc)
+        if codes["x-default"] > 1:
+            found.error("hreflang-x-default", shown,
+                        f"{loc}: x-default is given {codes['x-default']} times; at most once", url=loc)
+        for code, count in codes.items():
+            if count > 1 and code != "x-default":
+                found.error("hreflang-duplicate", shown,
+                            f"{loc}: hreflang {code} is given {count} times", url=loc)
+        if not any(alt.href == loc for alt in entry.alternates):
+            found.error("hreflang-self", shown,
+                        f"{loc}: its alternates do not include the URL itself", url=loc)
+        for alt in entry.alternates:
+            if alt.href == loc:
+                continue
+            other = urls.get(alt.href)
+            if other is None:
+                found.warning("hreflang-unlisted", shown,
+                              f"{loc}: alternate {alt.hreflang} {alt.href} is not listed "
+                              "in the sitemap, so its return link cannot be seen", url=loc)
+            elif alt.hreflang != "x-default" and not any(
+                back.href == loc for back in other[0][1].alternates
+            ):
+                found.error("hreflang-reciprocal", shown,
+                            f"{loc} names {alt.href} ({alt.hreflang}) as an alternate, "
+                            "but that URL does not name it back", url=loc)
+
+
+def check_images(urls: ListedUrls, found: Findings) -> None:
+    """Judge the images of every listed URL."""
+    for loc, places in urls.items():
+        loaded, entry = places[0]
+        if not entry.images:
+            continue
+        shown = loaded.shown
+        if len(entry.images) > MAX_IMAGES:
+            found.error("image-limit", shown, f"{loc}: {len(entry.images):,} images, more "
+                        f"than the {MAX_IMAGES:,} one URL may list", url=loc)
+        for image in entry.images:
+            problem = _image_problem(image)
+            if problem is not None:
+                found.error("image-loc", shown, f"{loc}: {problem}", url=loc)
+        for image, count in Counter(entry.images).items():
+            if count > 1 and image:
+                found.warning("image-duplicate", shown,
+                              f"{loc}: image {image} is listed {count} times", url=loc)
+
+
+def _image_problem(image: str) -> str | None:
+    """What is wrong with one ``image:loc`` text, or None."""
+    if not image:
+        return "an <image:image> without an <image:loc>"
+    parts = urlsplit(image)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return f"image {image!r} is not an absolute http(s) URL"
+    try:
+        normal = normalise_loc(image)
+    except ValueError as error:
+        return f"image {image!r}: {error}"
+    if normal != image:
+        return (f"image {image!r} is not URL-escaped (raw non-ASCII, spaces or other "
+                f"unsafe characters): write {normal}")
+    return None

@@ -12,26 +12,31 @@ of a full walk.
 Git processes per read: one ``rev-parse``; with a map to make, one ``ls-tree`` (which
 also gives each file's object id, the identity of its content), one
 ``cat-file`` if ``ignore_commits`` is set, and one ``log``.
+
+``GitHistory`` answers by path from the map.
 """
 
-from collections.abc import Mapping
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, NamedTuple
 
-from mkdocs_sitemap_pro.core.git.all_parents import AllParentsWalk
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions, LastChange, Unknown
-from mkdocs_sitemap_pro.core.git.first_parent import FirstParentWalk
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, NoGit
 from mkdocs_sitemap_pro.core.git.repository import (
     Repository,
     find_repository,
+    git_names,
+    match_tracked,
     resolve_ignored,
     tree_objects,
 )
-from mkdocs_sitemap_pro.core.git.walk import Base
+from mkdocs_sitemap_pro.core.git.walk import AllParentsWalk, Base, FirstParentWalk
 
-__all__ = ["NO_GIT", "HistoryMap", "MapKey", "read_map"]
+__all__ = ["NO_GIT", "HistoryMap", "MapKey", "read_map", "GitHistory"]
 
 NO_GIT = (
     "git is not installed (no `git` program on PATH), so no file can be dated "
@@ -133,3 +138,99 @@ def _walk(repo: Repository, key: MapKey, warnings: list[str], base: Base | None,
         warnings=notes,
         commits_read=walk.commits_read, made="forward" if walk.reached_base else "full",
     )
+
+
+_UNTRACKED = Unknown("untracked")
+_UNSEEN = b"\0"  # no git name holds NUL
+
+
+class GitHistory:
+    """The last change of files in one history map (``map``), looked up by their path on
+    disk; a path's git name is found once."""
+
+    def __init__(self, history: HistoryMap) -> None:
+        self.map = history
+        self._folders: dict[str, str] = {}  # folder -> its real path, for ``git_names``
+        self._names: dict[str, bytes | None] = {}  # path -> its git name
+
+    @property
+    def top(self) -> str | None:
+        """The repository's top level (None: no repository)."""
+        return self.map.top
+
+    @property
+    def key(self) -> MapKey | None:
+        """What every answer depends on (None: nothing to keep)."""
+        return self.map.key
+
+    @property
+    def objects(self) -> Mapping[bytes, str]:
+        """Each file's object id at HEAD, by its git name."""
+        return self.map.objects
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What the map has to say, each once."""
+        return tuple(dict.fromkeys(self.map.warnings))
+
+    def last_changed(self, path: str | os.PathLike[str]) -> LastChange:
+        """The last change of the file at ``path``; a file git does not track is untracked."""
+        if self.map.top is None:
+            return self.map.default
+        name = self.name(path)
+        if name is None:
+            return _UNTRACKED
+        return self.map.changes.get(name, _UNTRACKED)
+
+    def tracked(self, path: str | os.PathLike[str]) -> bool:
+        """Whether the map has an answer for the file at ``path`` (a twin's counts)."""
+        return self.map.top is not None and (name := self.name(path)) is not None and (
+            name in self.map.changes)
+
+    def untracked(self, paths: Iterable[str]) -> list[str]:
+        """The files of ``paths`` that exist and that the map has no answer for, sorted
+        (none when the map has no file ids to date a copy by)."""
+        if self.map.top is None or not self.map.objects:
+            return []
+        return sorted({p for p in paths if not self.tracked(p) and os.path.isfile(p)})
+
+    def adopt(self, twins: Mapping[str, bytes]) -> None:
+        """Answer for each path (an untracked copy) by its twin's git name (``twins``)."""
+        self._names.update(twins)
+
+    def change(self, name: bytes) -> LastChange:
+        """The last change of the file git calls ``name`` (a path from the top level)."""
+        if self.map.top is None:
+            return self.map.default
+        return self.map.changes.get(name, _UNTRACKED)
+
+    def name(self, path: str | os.PathLike[str]) -> bytes | None:
+        """The file's name in git's tree (its symlinks resolved; of the Unicode forms,
+        the one git tracks), or None when it lies outside the repository."""
+        text = os.fspath(path)
+        known = self._names.get(text, _UNSEEN)
+        if known is not _UNSEEN:
+            return known
+        top, changes = self.map.top, self.map.changes
+        assert top is not None
+        prefix = top + os.sep
+        if text.startswith(prefix) and "/./" not in text and "/../" not in text:
+            # Most paths are a tracked file's own, below the (real) top level, through no
+            # symlinked folder (git would track that folder as a link, not this name).
+            direct = os.fsencode(text[len(prefix):].replace(os.sep, "/"))
+            # A file git tracks as a link is dated by its target; the map says which
+            # are links, saving a stat a page.
+            if direct in changes and direct not in self.map.links:
+                self._names[text] = direct
+                return direct
+        name = git_names([text], top, self._folders)[0]
+        tracked = match_tracked(name, changes) if name is not None else None
+        self._names[text] = tracked if tracked is not None else name
+        return self._names[text]
+
+    def relative(self, path: str | os.PathLike[str]) -> str | None:
+        """A path as git names it, relative to the top level (None: outside, or no repository)."""
+        if self.map.top is None:
+            return None
+        name = self.name(path)
+        return None if name is None else os.fsdecode(name)

@@ -3,7 +3,7 @@
 Once every page is converted and the history map is known (``on_env``), the files some
 page shows in part are dated line by line within ``git_timeout``: under ``first-parent``
 all at once by one walk (``core.git.line_walk``), a renamed file and every file under
-``all`` by a ``git blame`` each (``core.git.blame``), several at a time. The answer
+``all`` by a ``git blame`` each (``core.git.line_walk``), several at a time. The answer
 depends only on the file's last change and the history options, so it is kept (in
 memory for ``mkdocs serve``, in ``blame.json`` in ``cache_dir``) by both, and an
 unchanged file is never dated again. A file whose text on disk is not HEAD's
@@ -25,16 +25,16 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from mkdocs_sitemap_pro.core import store
-from mkdocs_sitemap_pro.core.cache_values import (
+from mkdocs_sitemap_pro.core.store import (
     checked_epoch, checked_offset, commit_id, flat_ints, object_id)
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
-from mkdocs_sitemap_pro.core.git.blame import OLDER, BlameFailed, LineDates, Span, blame
+from mkdocs_sitemap_pro.core.git.line_walk import OLDER, BlameFailed, LineDates, Span, blame
 from mkdocs_sitemap_pro.core.git.line_walk import walk_lines
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.core.git.repository import resolve_ignored
 from mkdocs_sitemap_pro.core.page.shown import Lines, Shown
-from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.store import Stamp, file_stamp
 
 __all__ = ["BLAME_FILE", "FORMAT", "BuildLines", "LineDateStore"]
 

@@ -9,7 +9,7 @@ function without a docstring all of it (where its signature ends is not known); 
 without one up to its first member; an attribute its whole statement (its value is
 shown) and its docstring; a module its docstring. With ``show_source`` every object shows
 all its lines; with ``merge_init_into_class`` a class shows the ``__init__`` the
-installed handler merges (``core/page/merged_init.py``: its own, or an inherited one's
+installed handler merges (``core/page/api_lines.py``: its own, or an inherited one's
 signature and, as that version shows it, docstring). A
 docstring whose lines griffe does not know (griffe-typingdoc builds docstrings from
 ``Doc()`` annotations, without lines) counts as the object's own lines, signature through
@@ -17,16 +17,70 @@ its end: more lines than shown, never the whole file. An object whose own lines 
 does not know (inspected, no ``lineno``) shows its whole file.
 
 Objects are only duck-typed: griffe is never imported here.
+
+Also which ``__init__`` mkdocstrings-python shows with ``merge_init_into_class``, by the
+installed handler's version.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+import re
+from typing import Any, Literal
 
-from mkdocs_sitemap_pro.core.page.merged_init import NEWEST, InitRule, merged_init
+__all__ = [
+    "Ranges", "add_shown", "source_files", "shown_lines", "InitRule", "NEWEST", "rule_for",
+    "installed_version", "merged_init", "selects_init",
+]
 
-__all__ = ["Ranges", "add_shown", "source_files", "shown_lines"]
+
+InitRule = Literal["own", "all", "selected"]
+NEWEST: InitRule = "selected"
+_VERSION = re.compile(r"(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def rule_for(version: str | None) -> InitRule:
+    """The rule of mkdocstrings-python ``version`` (None or unreadable: the newest)."""
+    found = _VERSION.match(version or "")
+    if found is None:
+        return NEWEST
+    release = tuple(int(part or 0) for part in found.groups())
+    if release < (1, 7, 1):
+        return "own"
+    if release < (1, 13, 0):
+        return "all"
+    return "selected"
+
+
+def installed_version() -> str | None:
+    """The installed mkdocstrings-python's version (None: not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("mkdocstrings-python")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def selects_init(inherited_members: object) -> bool:
+    """Whether an ``inherited_members`` value selects an inherited ``__init__``."""
+    if inherited_members is True:
+        return True
+    if isinstance(inherited_members, (list, tuple, set, frozenset)):
+        return "__init__" in inherited_members
+    return False
+
+
+def merged_init(cls: Any, rule: InitRule, inherited_selected: bool) -> tuple[Any, bool]:
+    """(The ``__init__`` whose signature the class shows (None: none), whether its
+    docstring is shown too)."""
+    own = cls.members.get("__init__")
+    if rule == "own":
+        return own, True
+    init = cls.all_members.get("__init__")
+    if init is None or rule == "all":
+        return init, True
+    return init, own is not None or inherited_selected
 
 Ranges = list[tuple[int, int]]
 
@@ -69,7 +123,7 @@ def shown_lines(obj: Any, show_source: bool, merge_init: bool, where: dict[Any, 
     """(file, the lines of it the object shows; None: all of it), for an object rendered
     (an alias: its final target, where it is defined). ``init_rule``: which ``__init__``
     the installed handler merges into a class; ``inherited_init``: the block's
-    ``inherited_members`` selects ``__init__`` (see ``core/page/merged_init.py``)."""
+    ``inherited_members`` selects ``__init__`` (see ``core/page/api_lines.py``)."""
     target, several, files = source_files(obj, where)
     if len(files) != 1 or several:
         return [(path, None) for path in files]  # none; a namespace package's folders

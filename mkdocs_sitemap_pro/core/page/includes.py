@@ -8,7 +8,7 @@ mkdocs-include-markdown-plugin directives (``{% include-markdown "file.md" %}``,
 ``{% include "file" %}``, globs and ``start=``/``end=`` allowed), read as pymdown-extensions
 13.1 and the plugin 7.3 read them (their expressions are copied here); mdx_include
 (``{! file !}``, ``[ln:...]``), markdown-include-variants (``{* file *}``, every variant
-whole) and mkdocs-macros' template tags, read by ``core.page.include_syntaxes`` (which says
+whole) and mkdocs-macros' template tags, read by ``core.page.includes`` (which says
 their syntax). Where two tools spell a tag alike (``{% include "x" %}``), a file either
 resolves counts. Included files are read in turn, since the tools include recursively
 (mdx_include only where its recursion is on). Files that a hook or a macro reads,
@@ -17,28 +17,232 @@ opened only inside the rules' ``reach`` (``build``: the repository; resolved, sy
 followed, before it is opened), and a glob looks only through folders inside it. Small
 interface, so the plugin's own dependency tracking can share it:
 ``written_dependencies(source, rules) -> [absolute paths]``;
-``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``."""
+``shown_lines(text, source, rules) -> {absolute path: Lines, or None: shown whole}``.
 
+Every syntax is here (mdx_include, markdown-include-variants, macros templates), and
+``Reach``: the files a page's text may make the tool open.
+"""
+
+from __future__ import annotations
+
+import codecs
 import glob
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import urlparse
 
-from mkdocs_sitemap_pro.core.page.include_syntaxes import (
-    MdxRules,
-    TemplateRules,
-    mdx_inclusions,
-    mdx_rules,
-    template_inclusions,
-    variant_inclusions,
+from mkdocs_sitemap_pro.core.page.included_lines import (
+    Picked,
+    marked_lines,
+    sliced_lines,
+    snippet_lines,
 )
-from mkdocs_sitemap_pro.core.page.included_lines import Picked, marked_lines, snippet_lines
-from mkdocs_sitemap_pro.core.page.reach import Reach
 from mkdocs_sitemap_pro.core.page.shown import Lines, merge_lines
 
-__all__ = ["WrittenRules", "rules_for", "shown_lines", "written_dependencies"]
+__all__ = [
+    "WrittenRules", "rules_for", "shown_lines", "written_dependencies", "MdxRules",
+    "TemplateRules", "mdx_inclusions", "mdx_rules", "template_inclusions", "variant_inclusions",
+    "Reach",
+]
+
+
+class Reach:
+    """Real folders whose files, and real files that, may be opened; nothing else."""
+
+    def __init__(self, folders: Iterable[str | os.PathLike[str]] = (),
+                 files: Iterable[str | os.PathLike[str]] = ()) -> None:
+        self._real: dict[str, str | None] = {}  # a path -> its real path (None: none)
+        self.folders = tuple(f for f in map(self._resolve, folders) if f is not None)
+        self.files = frozenset(f for f in map(self._resolve, files) if f is not None)
+
+    def allows(self, path: str | os.PathLike[str]) -> bool:
+        """Whether the file at ``path`` (symlinks followed) lies inside the reach."""
+        real = self._resolve(path)
+        return real is not None and (real in self.files or any(
+            real.startswith(folder.rstrip(os.sep) + os.sep) for folder in self.folders))
+
+    def allows_folder(self, path: str | os.PathLike[str]) -> bool:
+        """Whether a glob may look through the folder at ``path``: it is a root folder,
+        lies inside one, or holds an allowed file."""
+        real = self._resolve(path)
+        if real is None:
+            return False
+        inner = real.rstrip(os.sep) + os.sep
+        return any(real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+                   for folder in self.folders) or any(f.startswith(inner) for f in self.files)
+
+    def _resolve(self, path: str | os.PathLike[str]) -> str | None:
+        """The real path of ``path`` made absolute (``..`` taken lexically, as the tools
+        join names); None for what names no file (a NUL byte)."""
+        text = os.fspath(path)
+        if text not in self._real:
+            try:
+                self._real[text] = os.path.realpath(os.path.abspath(text))
+            except (OSError, ValueError):
+                self._real[text] = None
+        return self._real[text]
+
+
+# One inclusion found: the file, the lines of it shown (None: whole), and how
+# mdx_include treats the text it brings (None: not at all; "": as the page's own text;
+# a path: as included recursively by that file).
+Inclusion = tuple[Path, Picked, str | None]
+
+_VARIANT_LINE = r"^\{\*\s*(\S+)\s*.*\*\}$"
+_SUFFIXES = ("_an", "_py39", "_py310", "_py311")
+_VERSIONS = ("_py311", "_py310", "_py39", "")
+_TEMPLATE_TAG = r'''{0}[-+]?\s*(?:include|import|from|extends)\s+("[^"]*"|'[^']*'|\[[^\]]*\])'''
+
+
+class MdxRules(NamedTuple):
+    """mdx_include's options that decide which files a text includes."""
+
+    base: Path  # base_path, absolute
+    encoding: str
+    recursive: bool | None  # recurs_local
+    relative: bool  # recursive_relative_path
+    pattern: str  # the include expression, with the configured delimiters
+    on: str  # the mark that turns recursion on (syntax_recurs_on)
+
+
+class TemplateRules(NamedTuple):
+    """Where mkdocs-macros' Jinja loader looks, and how its tags open."""
+
+    folder: Path  # include_dir, absolute
+    block_start: str = "{%"
+
+
+def mdx_rules(settings: object, project: Path) -> MdxRules | None:
+    """mdx_include's rules from its options (None when it may include no local file)."""
+    options = settings if isinstance(settings, Mapping) else {}
+
+    def text(key: str, default: str) -> str:
+        value = options.get(key, default)
+        return value if isinstance(value, str) else default
+
+    if options.get("allow_local", True) is False:
+        return None
+    recursive = options.get("recurs_local", True)
+    on, off = re.escape(text("syntax_recurs_on", "+")), re.escape(text("syntax_recurs_off", "-"))
+    pattern = "".join([
+        r"(?P<escape>\\)?", text("syntax_left", r"\{!"), f"(?P<mark>[{on}{off}])?",
+        re.escape(text("syntax_apply_indent", ">")), r"?\s*(?P<path>[^\[\]|]+?)",
+        r"(?:\s*\[ln:(?P<lines>[-\d.,]+)\])?\s*",
+        "(?:", text("syntax_delim", r"\|"), r"\s*(?P<encoding>.+?)\s*)?", text("syntax_right", r"!\}"),
+    ])
+    return MdxRules(
+        base=Path(os.path.normpath(project / text("base_path", "."))),
+        encoding=text("encoding", "utf-8"),
+        recursive=recursive if isinstance(recursive, bool) else None,
+        relative=options.get("recursive_relative_path") is True,
+        pattern=pattern,
+        on=text("syntax_recurs_on", "+"),
+    )
+
+
+def mdx_inclusions(text: str, parent: str, rules: MdxRules, with_lines: bool,
+                   may_open: Callable[[Path], bool]) -> Iterator[Inclusion]:
+    """The local files ``{! path !}`` includes in ``text`` (of file ``parent``; "" for
+    the page's own text), each with the rows its ``[ln:...]`` shows if asked; only
+    files ``may_open`` allows (the others are never opened)."""
+    expression = re.compile(rules.pattern)
+    for line in text.split("\n"):
+        for match in expression.finditer(line):
+            if match.group("escape"):
+                continue
+            found = _mdx_path(match.group("path"), parent, rules)
+            if found is None or not may_open(found):
+                continue
+            encoding = match.group("encoding")
+            encoding = encoding if encoding and _known(encoding) else rules.encoding
+            spec = match.group("lines")
+            lines = sliced_lines(found, spec, encoding) if with_lines and spec else None
+            yield found, lines, _nested(found, match.group("mark"), rules)
+
+
+def variant_inclusions(text: str, project: Path, rules: MdxRules) -> Iterator[Inclusion]:
+    """The files ``{* path *}`` lines render, every one whole, through mdx_include."""
+    if "{*" not in text:
+        return  # most pages: no line to look at
+    for line in text.split("\n"):
+        match = re.match(_VARIANT_LINE, line)
+        if match is None:
+            continue
+        for variant in _variants(Path(match.group(1)), project):
+            found = _mdx_path(str(variant), "", rules)
+            if found is not None:
+                yield found, None, _nested(found, None, rules)
+
+
+def template_inclusions(text: str, rules: TemplateRules) -> Iterator[Inclusion]:
+    """The template files Jinja tags in ``text`` name (whole, read as page text)."""
+    for match in re.finditer(_TEMPLATE_TAG.format(re.escape(rules.block_start)), text):
+        names = re.findall(r'"([^"]*)"|\'([^\']*)\'', match.group(1))
+        for name in (a or b for a, b in names):
+            parts = name.split("/")
+            path = rules.folder.joinpath(*(p for p in parts if p and p != "."))
+            if ".." not in parts and path.is_file():
+                yield Path(os.path.normpath(path)), None, ""
+                break  # a list: Jinja takes the first that exists
+
+
+def _mdx_path(name: str, parent: str, rules: MdxRules) -> Path | None:
+    """The existing local file one mdx_include path means, or None (a URL, missing)."""
+    if urlparse(name).netloc:
+        return None  # a URL: nothing in the repository
+    name = os.path.expanduser(name)
+    if not os.path.isabs(name):
+        folder = os.path.dirname(parent) if rules.relative and parent else rules.base
+        name = os.path.join(folder, name)
+    path = Path(os.path.normpath(name))
+    return path if path.is_file() else None
+
+
+def _nested(path: Path, mark: str | None, rules: MdxRules) -> str | None:
+    """How mdx_include reads what an included file includes: as included from it
+    (``recurs_local`` and the ``+``/``-`` mark decide), or not at all."""
+    if rules.recursive is False:
+        return None
+    if rules.recursive is None:
+        return str(path) if mark and mark == rules.on else None
+    return None if mark and mark != rules.on else str(path)
+
+
+def _known(encoding: str) -> bool:
+    """Whether Python knows an encoding by that name (else mdx_include uses its own)."""
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return True
+
+
+def _variants(given: Path, project: Path) -> list[Path]:
+    """The variant files markdown-include-variants renders for ``given`` (relative to
+    the working folder), the given one among them; none when it would fail."""
+    def existing(paths: list[Path]) -> list[Path]:
+        return [p for p in paths if (project / p).exists()]
+
+    def stem(name: str) -> str:
+        while any(name.endswith(s) for s in _SUFFIXES):
+            name = name[: -len(next(s for s in _SUFFIXES if name.endswith(s)))]
+        return name
+
+    names = [f"{an}{version}" for an in ("_an", "") for version in _VERSIONS]
+    base = stem(given.stem)
+    files = existing([given.parent / f"{base}{suffix}.py" for suffix in names])
+    if len(files) == 1:
+        folder = stem(given.parent.name)
+        folders = existing([given.parent.parent / f"{folder}{suffix}" / given.name
+                            for suffix in names])
+        plain_file = files[0] == given.parent / f"{base}.py"
+        plain_folder = folders[:1] == [given.parent.parent / folder / given.name]
+        if len(folders) > 1 or (len(folders) == 1 and plain_file and not plain_folder):
+            files = folders
+    return files if given in files else []
 
 # The patterns are compiled where they are used (``re`` keeps them compiled), so a site
 # that uses neither extension compiles none.

@@ -13,7 +13,7 @@ from difflib import get_close_matches
 from typing import NamedTuple, TypeVar
 
 from mkdocs_sitemap_pro.core import protocol
-from mkdocs_sitemap_pro.core.page.html_head import robots_forbids_indexing
+from mkdocs_sitemap_pro.core.page.html import robots_forbids_indexing
 
 T = TypeVar("T")
 

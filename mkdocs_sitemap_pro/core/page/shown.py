@@ -17,7 +17,7 @@ from typing import NamedTuple, Protocol
 import pathspec
 
 from mkdocs_sitemap_pro.core.git import GitHistory, Known
-from mkdocs_sitemap_pro.core.git.blame import Lines, merge_lines
+from mkdocs_sitemap_pro.core.git.line_walk import Lines, merge_lines
 from mkdocs_sitemap_pro.core.protocol import UTC
 
 __all__ = ["NOTHING", "Decision", "Dependencies", "LineLookup", "Lines", "Shown", "decide",

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs_sitemap_pro.core import store
-from mkdocs_sitemap_pro.core.cache_values import flat_ints, string, strings
+from mkdocs_sitemap_pro.core.store import flat_ints, string, strings
 from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown
-from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.store import Stamp, file_stamp
 from mkdocs_sitemap_pro.plugin.report import log
 
 __all__ = ["CACHE_FILE", "FORMAT", "DependencyCache", "flat_ints"]

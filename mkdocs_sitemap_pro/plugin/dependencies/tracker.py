@@ -20,7 +20,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from mkdocs_sitemap_pro.core.page.includes import WrittenRules, rules_for, shown_lines
-from mkdocs_sitemap_pro.core.page.reach import Reach
+from mkdocs_sitemap_pro.core.page.includes import Reach
 from mkdocs_sitemap_pro.core.page.reads import Exclusions, Observer
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file, project_folder
 from mkdocs_sitemap_pro.core.page.shown import NOTHING, Shown, merge_lines
@@ -153,7 +153,7 @@ class Tracker:
             reads -= self._click.imported_since(self._modules)
             self._modules = None
         if self._written_lines:
-            from mkdocs_sitemap_pro.plugin.integrations.click_lines import command_lines
+            from mkdocs_sitemap_pro.plugin.integrations.click import command_lines
 
             whole, lines = command_lines(page.markdown or "")
             reads |= whole

@@ -24,7 +24,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 
 from mkdocs_sitemap_pro.core.page.api_lines import Ranges, add_shown, source_files
-from mkdocs_sitemap_pro.core.page.merged_init import (NEWEST, installed_version, rule_for,
+from mkdocs_sitemap_pro.core.page.api_lines import (NEWEST, installed_version, rule_for,
                                                  selects_init)
 from mkdocs_sitemap_pro.core.page.reads import Observer
 from mkdocs_sitemap_pro.core.page.shown import merge_lines

@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 import yaml  # type: ignore[import-untyped]
 
 from mkdocs_sitemap_pro.core.page.api_lines import Ranges, add_shown, source_files
-from mkdocs_sitemap_pro.core.page.merged_init import installed_version, rule_for, selects_init
+from mkdocs_sitemap_pro.core.page.api_lines import installed_version, rule_for, selects_init
 from mkdocs_sitemap_pro.core.page.shown import merge_lines
 from mkdocs_sitemap_pro.plugin.report import log
 

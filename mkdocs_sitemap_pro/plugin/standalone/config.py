@@ -12,30 +12,264 @@ plugin's options come from the ``sitemap-pro`` entry under ``plugins`` (YAML) or
 same ``SitemapProConfig`` as under MkDocs. A caller may put settings and options of its
 own in place of the file's (``Replaced``: ``versions --rebuild`` gives an old commit's
 config the URL of the version's folder).
+
+Read as data, the way Zensical reads them (zensical.toml, mkdocs.yml, the
+``markdown_extensions`` setting), with the cache's default place.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import yaml  # type: ignore[import-untyped]  # MkDocs' own dependency; no stubs
 from mkdocs.config.defaults import MkDocsConfig
 
+from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit, run_git
 from mkdocs_sitemap_pro.core.words import named
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
-from mkdocs_sitemap_pro.plugin.standalone.config_files import (
-    DEFAULT_FILES,
-    UnreadableConfig,
-    read_config,
-)
-from mkdocs_sitemap_pro.plugin.standalone.markdown_extensions import named_entries, read_extensions
+from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["ConfigError", "Replaced", "SiteConfig", "load_site_config"]
+__all__ = [
+    "ConfigError", "Replaced", "SiteConfig", "load_site_config", "Extensions", "named_entries",
+    "read_extensions", "DEFAULT_FILES", "Opaque", "UnreadableConfig", "read_config",
+    "zensical_name", "ROOT_CACHE", "place_cache", "untracked_config_cache",
+]
+
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["DEFAULT_FILES", "Opaque", "UnreadableConfig", "read_config", "zensical_name"]
+
+# Without -f, the first of these in the current folder, in Zensical's order.
+DEFAULT_FILES = ("zensical.toml", "mkdocs.yml", "mkdocs.yaml")
+_PYTHON_TAG = "tag:yaml.org,2002:python/"
+_MAX_INHERIT = 32  # deeper than any real chain of INHERIT: a loop
+
+
+class UnreadableConfig(Exception):
+    """The file cannot be read as a configuration; the message says why."""
+
+
+class Opaque(NamedTuple):
+    """A value written with a tag this reader does not resolve (``!!python/name:``, say)."""
+
+    tag: str  # "python/name", "python/object/apply", "!relative", ...
+    value: object  # the name after the tag, or the node's plain value
+
+
+def zensical_name(name: str) -> str:
+    """A dotted Python name as Zensical reads it: Material's extensions are its own."""
+    return name.replace("material.extensions", "zensical.extensions").replace(
+        "materialx", "zensical.extensions")
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    """The settings of ``path``: TOML if its name ends in ``.toml``, else YAML."""
+    try:
+        if path.suffix.lower() == ".toml":
+            return _read_toml(path)
+        return _read_yaml(path, path.parent, ())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, yaml.YAMLError) as trouble:
+        raise UnreadableConfig(str(trouble)) from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """A zensical.toml's settings: its ``[project]`` table."""
+    with open(path, "rb") as fd:
+        data: dict[str, Any] = tomllib.load(fd)
+    project = data.get("project", data)
+    if not isinstance(project, dict):
+        raise UnreadableConfig("[project] is not a table")
+    return project
+
+
+def _read_yaml(path: Path, config_dir: Path, chain: tuple[Path, ...]) -> dict[str, Any]:
+    """A YAML file's settings, with its INHERIT chain merged in."""
+    if path in chain or len(chain) > _MAX_INHERIT:
+        raise UnreadableConfig(f"INHERIT goes round in a loop through {path}")
+    with open(path, encoding="utf-8-sig") as fd:
+        data = yaml.load(fd, Loader=_loader(config_dir))  # noqa: S506 - a SafeLoader
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UnreadableConfig(f"{path.name} does not hold a mapping of settings")
+    parent_name = data.pop("INHERIT", None)
+    if parent_name is None:
+        return data
+    parent = Path(os.path.normpath(path.parent / str(parent_name)))
+    if not parent.is_file():
+        raise UnreadableConfig(f"the INHERIT file '{parent_name}' does not exist at {parent}")
+    merged = _merged(_read_yaml(parent, config_dir, (*chain, path)), data)
+    assert isinstance(merged, dict)
+    return merged
+
+
+def _merged(parent: object, child: object) -> object:
+    """``child`` deep-merged over ``parent``, as Zensical merges an INHERIT chain."""
+    if isinstance(parent, dict) and isinstance(child, dict):
+        out = dict(parent)
+        for key, value in child.items():
+            out[key] = _merged(out[key], value) if key in out else value
+        return out
+    return child  # a list too: the child's replaces the parent's
+
+
+def _loader(config_dir: Path) -> type[yaml.SafeLoader]:
+    """A safe YAML loader with the tags of MkDocs' configuration files, made per read
+    (``$config_dir`` is the folder of the file named, not of one it inherits)."""
+
+    class Loader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML has no stubs: SafeLoader is Any
+        """MkDocs' and Zensical's tags, none of them resolved to Python."""
+
+    def relative(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+        value = str(loader.construct_scalar(node) or "") if isinstance(node, yaml.ScalarNode) else ""
+        prefix, _, rest = value.partition("/")
+        if prefix == "$config_dir":
+            return os.path.normpath(config_dir / rest)
+        return Opaque("!relative", value)
+
+    Loader.add_constructor("!ENV", _environment)
+    Loader.add_constructor("!relative", relative)
+    Loader.add_constructor(_PYTHON_TAG + "tuple", _python_tuple)
+    Loader.add_multi_constructor(_PYTHON_TAG, _python)
+    Loader.add_constructor(None, _unknown)  # PyYAML's key for any other tag
+    return Loader
+
+
+def _environment(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+    """``!ENV NAME`` or ``!ENV [NAME, OTHER, default]``: the first variable set, read as
+    YAML reads a plain value (``true`` a bool, ``8`` an int), else the default (or None)."""
+    default: object = None
+    if isinstance(node, yaml.ScalarNode):
+        names = [loader.construct_scalar(node)]
+    elif isinstance(node, yaml.SequenceNode) and node.value:
+        children = list(node.value)
+        if len(children) > 1:
+            default = loader.construct_object(children.pop())
+        names = [loader.construct_scalar(child) for child in children]
+    else:
+        raise yaml.constructor.ConstructorError(None, None, f"!ENV takes a name or a list, not {node.id}",
+                               node.start_mark)
+    for name in names:
+        value = os.environ.get(str(name))
+        if value is not None:
+            tag = loader.resolve(yaml.ScalarNode, value, (True, False))
+            return loader.construct_object(yaml.ScalarNode(tag, value))
+    return default
+
+
+def _python(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Opaque:
+    """``!!python/name:x.y`` and its kin: the name, never imported."""
+    kind, _, name = suffix.partition(":")
+    return Opaque(f"python/{kind}", zensical_name(name) if name else _plain(loader, node))
+
+
+def _python_tuple(loader: yaml.SafeLoader, node: yaml.Node) -> tuple[object, ...]:
+    """``!!python/tuple [...]``: plain data, so a tuple."""
+    assert isinstance(node, yaml.SequenceNode)
+    return tuple(loader.construct_sequence(node, deep=True))
+
+
+def _unknown(loader: yaml.SafeLoader, node: yaml.Node) -> Opaque:
+    """A tag neither MkDocs nor Zensical would read here: its value, kept opaque."""
+    return Opaque(str(node.tag), _plain(loader, node))
+
+
+def _plain(loader: yaml.SafeLoader, node: yaml.Node) -> object:
+    """A node's value without its tag: a string, a list or a mapping."""
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    assert isinstance(node, yaml.ScalarNode)
+    return loader.construct_scalar(node)
+
+
+_BUILTINS = ("toc", "tables", "fenced_code")  # MkDocs' MarkdownExtensions builtins
+# Zensical's namespaces written as tables, and the name under each that nests once more.
+_NAMESPACES = {"pymdownx": "blocks", "zensical": "extensions"}
+_WHERE = "Config value 'markdown_extensions'"
+
+
+class Extensions(NamedTuple):
+    """The extensions a site's Markdown is read with, and their options by name."""
+
+    names: list[str]
+    configs: dict[str, dict[str, object]]
+    warnings: list[str]  # an entry that cannot be an extension, named
+
+
+def read_extensions(value: object) -> Extensions:
+    """The names (first place kept) and options (the last given) of ``value``."""
+    found = Extensions(list(_BUILTINS), {}, [])
+    if value is None:
+        return found
+    if isinstance(value, Mapping):
+        pairs = list(_hoisted(value, found.warnings))
+    elif isinstance(value, list):
+        pairs = list(named_entries(value, found.warnings))
+    else:
+        found.warnings.append(f"{_WHERE}: a list or a mapping of extensions is expected, "
+                              f"not {type(value).__name__}: ignored")
+        return found
+    for name, options in pairs:
+        name = zensical_name(name)
+        if name not in found.names:
+            found.names.append(name)
+        if not options:  # MkDocs and Zensical: no options
+            found.configs.setdefault(name, {})
+        elif isinstance(options, Mapping):
+            found.configs[name] = dict(options)
+        else:
+            found.warnings.append(f"{_WHERE}: the options of '{name}' are not a mapping: "
+                                  "ignored")
+    return found
+
+
+def named_entries(items: list[object], warnings: list[str]) -> list[tuple[str, object]]:
+    """``- name`` and ``- name: {options}`` entries."""
+    pairs: list[tuple[str, object]] = []
+    for item in items:
+        if isinstance(item, str):
+            pairs.append((item, None))
+        elif isinstance(item, Mapping) and len(item) == 1:
+            ((name, options),) = item.items()
+            pairs.append((str(name), options))
+        else:
+            warnings.append(f"{_WHERE}: the entry {item!r} is neither a name nor a mapping "
+                            "of one name to its options: ignored")
+    return pairs
+
+
+def _hoisted(table: Mapping[object, object], warnings: list[str]) -> list[tuple[str, object]]:
+    """A mapping of names, Zensical's namespace tables made into dotted names."""
+    pairs: list[tuple[str, object]] = []
+    for key, options in table.items():
+        name = str(key)
+        nested = _NAMESPACES.get(name)
+        if nested is None:
+            pairs.append((name, options))
+        elif not isinstance(options, Mapping):
+            warnings.append(f"{_WHERE}: '{name}' must be a table of extensions: ignored")
+        else:
+            for sub, sub_options in options.items():
+                dotted = f"{name}.{sub}"
+                if str(sub) == nested and isinstance(sub_options, Mapping):
+                    pairs.extend((f"{dotted}.{leaf}", leaf_options)
+                                 for leaf, leaf_options in sub_options.items())
+                else:
+                    pairs.append((dotted, sub_options))
+    return pairs
 
 PLUGIN = "sitemap-pro"
 # What MkDocs' URL rules and page inclusion depend on, and the extensions (read as data).
@@ -204,3 +438,44 @@ def _keep_theme_facts(config: MkDocsConfig, theme: object, folder: Path) -> None
         absolute = os.path.normpath(folder / custom_dir)
         config.theme["custom_dir"] = absolute
         config.theme.dirs.insert(0, absolute)
+
+
+ROOT_CACHE = ".cache/plugin/sitemap-pro"  # at the repository root, as the plugin's default
+
+
+def place_cache(site: SiteConfig, replaced: Replaced | None) -> None:
+    """Give ``site`` the repository root's cache folder when its config file is
+    untracked and ``cache_dir`` was not set (in the file's entry or by ``replaced``)."""
+    entry = site.plugin_options.get(PLUGIN)
+    given = (isinstance(entry, Mapping) and "cache_dir" in entry) or (
+        replaced is not None and "cache_dir" in replaced.options)
+    if given or not site.options.cache or not site.mkdocs.config_file_path:
+        return
+    config_file = Path(site.mkdocs.config_file_path)
+    folder = untracked_config_cache(config_file, site.options.git_timeout)
+    if folder is not None:
+        site.options.cache_dir = str(folder)
+        log.debug(f"cache in {folder}: git does not track {config_file.name} (a staged "
+                  "or generated config, whose folder a build script may delete)")
+
+
+def untracked_config_cache(config_file: Path, timeout: float) -> Path | None:
+    """The repository root's cache folder when ``config_file`` lies in a git work tree
+    and git does not track it; None otherwise (the default beside the config stands)."""
+    folder = config_file.parent
+    processes = GitProcesses(timeout, notice=log.info)
+    try:
+        status, out, _ = run_git(["rev-parse", "--show-toplevel"], folder,
+                                 processes=processes)
+        if status != 0:
+            return None  # no repository: nothing dates by git, the default is as good
+        tracked, _, _ = run_git(["ls-files", "--error-unmatch", "--", config_file.name],
+                                folder, processes=processes)
+    except (GitTimeout, NoGit):
+        return None
+    finally:
+        processes.close()
+    top = out.decode("utf-8", "surrogateescape").strip()
+    if tracked == 0 or not (os.path.isabs(top) and os.path.isdir(top)):
+        return None  # tracked, or not git's answer (the history's warning says so)
+    return Path(top) / ROOT_CACHE

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from mkdocs_sitemap_pro.core.git.commit import Branch
-from mkdocs_sitemap_pro.core.git.deployed import (
+from mkdocs_sitemap_pro.core.git.branch import Branch
+from mkdocs_sitemap_pro.core.git.branch import (
     Deployed,
     deployed_from,
     export_folder,

@@ -30,7 +30,7 @@ from mkdocs_sitemap_pro.core.words import printable
 from mkdocs_sitemap_pro.core.writer import WriteReport
 from mkdocs_sitemap_pro.plugin import pipeline
 from mkdocs_sitemap_pro.plugin.build import Build, Converted
-from mkdocs_sitemap_pro.plugin.serve_memos import ServeMemos
+from mkdocs_sitemap_pro.plugin.serve import ServeMemos
 from mkdocs_sitemap_pro.core.page.shown import Dependencies, Lines, Shown
 from mkdocs_sitemap_pro.plugin.config import (
     SitemapProConfig,
@@ -39,8 +39,8 @@ from mkdocs_sitemap_pro.plugin.config import (
     project_folder,
 )
 from mkdocs_sitemap_pro.core.git.line_dates import BLAME_FILE, LineDateStore
-from mkdocs_sitemap_pro.plugin.build_history import BuildHistory
-from mkdocs_sitemap_pro.core.page.reach import Reach
+from mkdocs_sitemap_pro.plugin.history import BuildHistory
+from mkdocs_sitemap_pro.core.page.includes import Reach
 from mkdocs_sitemap_pro.core.page.includes import (
     WrittenRules,
     rules_for,
@@ -52,17 +52,17 @@ from mkdocs_sitemap_pro.plugin.pages import PageCollector
 from mkdocs_sitemap_pro.plugin.report import log
 from mkdocs_sitemap_pro.plugin.standalone.api_objects import ApiObjects
 from mkdocs_sitemap_pro.plugin.standalone.builder_sitemap import BuilderSitemap, Incomplete
-from mkdocs_sitemap_pro.plugin.standalone.cache_place import place_cache
+from mkdocs_sitemap_pro.plugin.standalone.config import place_cache
 from mkdocs_sitemap_pro.plugin.standalone.built_site import BuiltSite, read_built_site
-from mkdocs_sitemap_pro.plugin.standalone.moved_pages import built_heading
-from mkdocs_sitemap_pro.plugin.standalone.staged import date_staged
+from mkdocs_sitemap_pro.plugin.standalone.built_site import built_heading
+from mkdocs_sitemap_pro.plugin.dependencies.copies import date_staged
 from mkdocs_sitemap_pro.plugin.standalone.config import (
     ConfigError,
     Replaced,
     SiteConfig,
     load_site_config,
 )
-from mkdocs_sitemap_pro.core.page.html_listing import listed_urls
+from mkdocs_sitemap_pro.core.page.html import listed_urls
 from mkdocs_sitemap_pro.plugin.standalone.languages import (
     find_languages,
     mark_languages,
@@ -70,7 +70,7 @@ from mkdocs_sitemap_pro.plugin.standalone.languages import (
     read_language_folder,
     report_unknown,
 )
-from mkdocs_sitemap_pro.plugin.standalone.static_i18n import i18n_layout, read_language
+from mkdocs_sitemap_pro.plugin.standalone.languages import i18n_layout, read_language
 from mkdocs_sitemap_pro.plugin.standalone.versioned import (
     apply_mike,
     moved_folder,

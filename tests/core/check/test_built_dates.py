@@ -14,7 +14,7 @@ import pytest
 
 from mkdocs_sitemap_pro.cli.main import main
 from mkdocs_sitemap_pro.core.check import check
-from mkdocs_sitemap_pro.core.check.dates_on_page import META, VISIBLE, DateOnPage, dates_on_page
+from mkdocs_sitemap_pro.core.check.site import META, VISIBLE, DateOnPage, dates_on_page
 from tests.support.dates import day
 from tests.support.sites import SITE_URL, Site
 

@@ -79,7 +79,7 @@ def test_over_http_the_hosts_robots_txt_is_read_once():
 def test_a_robots_txt_made_to_be_slow_is_judged_within_a_bound(tmp_path, monkeypatch):
     """Thousands of ``/*…`` rules match no literal start, so each is tried on every URL:
     past the step budget the rest is not judged, with a warning, and the check ends."""
-    from mkdocs_sitemap_pro.core.check import crawlable
+    from mkdocs_sitemap_pro.core.check import tree_rules as crawlable
 
     monkeypatch.setattr(crawlable, "MAX_STEPS", 200_000)
     robots = "User-agent: *\n" + "".join(f"Disallow: /*{n}*x{n}\n" for n in range(5_000))

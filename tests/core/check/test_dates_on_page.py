@@ -10,7 +10,7 @@ import sys
 import pytest
 from babel.dates import format_date, format_datetime
 
-from mkdocs_sitemap_pro.core.check.dates_on_page import (
+from mkdocs_sitemap_pro.core.check.site import (
     JSON_LD,
     META,
     VISIBLE,
@@ -87,7 +87,7 @@ def test_what_is_not_a_date(written):
 
 def test_without_babel_iso_and_english_only():
     code = ("import sys; sys.modules['babel'] = None\n"
-            "from mkdocs_sitemap_pro.core.check.dates_on_page import parse_local_date as p\n"
+            "from mkdocs_sitemap_pro.core.check.site import parse_local_date as p\n"
             "print(p('2024-06-03', 'fr'), p('June 3, 2024', 'fr'), p('3 juin 2024', 'fr'),"
             " p('03/06/2024', 'fr'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

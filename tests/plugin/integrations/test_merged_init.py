@@ -109,6 +109,6 @@ def test_an_inherited_init_shows_nothing_under_1x(site: Site, tmp_path: Path) ->
 def test_the_rule_of_each_release(version: str | None, rule: str) -> None:
     """The boundaries read from each release's ``class`` template (1.7.0/1.7.1: members
     to all_members; 1.12.2/1.13.0: the docstring only when selected)."""
-    from mkdocs_sitemap_pro.core.page.merged_init import rule_for
+    from mkdocs_sitemap_pro.core.page.api_lines import rule_for
 
     assert rule_for(version) == rule

@@ -55,7 +55,7 @@ def test_only_a_search_index_after_the_pages_means_no_page_is_read_again() -> No
     from mkdocs.contrib.search import SearchPlugin
     from material.plugins.search.plugin import SearchPlugin as MaterialSearch
 
-    from mkdocs_sitemap_pro.plugin.page_says import writes_no_page
+    from mkdocs_sitemap_pro.plugin.pages import writes_no_page
 
     assert writes_no_page(SearchPlugin().on_post_build)
     assert writes_no_page(MaterialSearch().on_post_build)

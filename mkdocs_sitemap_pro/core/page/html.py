@@ -1,18 +1,32 @@
-"""What a rendered page's ``<head>`` tells search engines about indexing it.
+"""What a rendered page's HTML says: its head to search engines, the images its content shows,
+the posts a listing page lists.
+
+What a rendered page's ``<head>`` tells search engines about indexing it.
 
 A theme or a page template can say ``<meta name="robots" content="noindex">`` or point
 ``<link rel="canonical">`` elsewhere, and a redirect stub (mkdocs-redirects writes them)
 says ``<meta http-equiv="refresh">``; listing such a page would contradict the page
 itself. Used by the plugin (each page as it is rendered) and by the checker (each
 page of a built site). Only the head is scanned, with a quick pre-check, since this runs once per page.
+
+Also the images a page's content shows (``image:image``) and the posts a blog's generated
+page lists.
 """
+
+from __future__ import annotations
 
 import html
 import re
 from typing import NamedTuple
+from urllib.parse import urldefrag, urljoin, urlsplit
 
-__all__ = ["HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing",
-           "tag_attributes", "written_head_end"]
+from mkdocs_sitemap_pro.core.protocol import MAX_IMAGES
+
+__all__ = [
+    "HeadDirectives", "add_meta_property", "read_head", "robots_forbids_indexing",
+    "tag_attributes", "written_head_end", "ImagesFound", "content_element", "content_images",
+    "listed_urls",
+]
 
 _HEAD_END = re.compile(r"</head\s*>|<body[\s>]", re.IGNORECASE)
 _TAG = re.compile(r"<(meta|link)\b([^>]*)>", re.IGNORECASE)
@@ -213,3 +227,105 @@ def add_meta_property(page_html: str, name: str, content: str,
         content = html.escape(content)
     tag = f'<meta property="{name}" content="{content}">\n'
     return page_html[:at] + tag + page_html[at:], None
+
+
+_IMG = re.compile(r"<img\b([^>]*)>", re.IGNORECASE)
+# The content element of a built page, most specific first: Material's and Zensical's
+# article, then the page's main landmark.
+_CONTENT_STARTS = (
+    re.compile(r"<(article)\b[^>]*\bclass\s*=\s*[\"'][^\"']*\bmd-content__inner\b[^>]*>",
+               re.IGNORECASE),
+    re.compile(r"<(main)\b[^>]*>", re.IGNORECASE),
+    re.compile(r"<([a-z][a-z0-9]*)\b[^>]*\brole\s*=\s*[\"']?main\b[^>]*>", re.IGNORECASE),
+)
+
+
+class ImagesFound(NamedTuple):
+    """A page's image URLs, and how many more it showed past ``MAX_IMAGES``."""
+
+    urls: tuple[str, ...] = ()
+    beyond: int = 0
+
+
+def content_images(content: str, page_url: str) -> ImagesFound:
+    """The absolute URLs of the images ``content`` (HTML) shows from ``page_url``'s own
+    scheme and host: each ``<img src>`` resolved against ``page_url``, its fragment
+    dropped, ``data:`` and other hosts skipped, each once, the first ``MAX_IMAGES``."""
+    own = _origin(page_url)
+    found: dict[str, None] = {}
+    beyond = 0
+    for tag in _IMG.finditer(content):
+        # The attribute ``src`` itself: not ``data-src``, ``srcset``, or "src=" in an alt text.
+        src = tag_attributes(tag.group(1)).get("src", "").strip()
+        if not src or src.lower().startswith("data:"):
+            continue
+        url = urljoin(page_url, src).partition("#")[0]
+        if _origin(url) != own or url in found:
+            continue
+        if len(found) >= MAX_IMAGES:
+            beyond += 1
+            continue
+        found[url] = None
+    return ImagesFound(tuple(found), beyond)
+
+
+def content_element(page_html: str) -> str:
+    """The HTML of a built page's content element (Material's ``md-content__inner``
+    article, else ``<main>``, else the ``role="main"`` element); the whole page if it
+    has none."""
+    for start in _CONTENT_STARTS:
+        match = start.search(page_html)
+        if match is not None:
+            return _element_at(page_html, match)
+    return page_html
+
+
+def _element_at(page_html: str, start: re.Match[str]) -> str:
+    """The element ``start`` opens, up to its own end tag (nested ones of the same name
+    counted); to the end of the page if it is not closed."""
+    name = re.escape(start.group(1))
+    tags = re.compile(rf"<(/?){name}\b[^>]*>", re.IGNORECASE)
+    depth = 1
+    for tag in tags.finditer(page_html, start.end()):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return page_html[start.end():tag.start()]
+    return page_html[start.end():]
+
+
+def _origin(url: str) -> tuple[str, str] | None:
+    """(scheme, host[:port]) of an http(s) URL, lower case; None for anything else."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return scheme, parts.netloc.lower()
+
+
+_EXCERPT = re.compile(
+    r"<article\b[^>]*\bclass=[\"'][^\"']*\bmd-post--excerpt\b[^>]*>(.*?)</article\s*>",
+    re.IGNORECASE | re.DOTALL,
+)
+_ACTION = re.compile(r"<nav\b[^>]*\bmd-post__action\b[^>]*>(.*?)</nav\s*>", re.IGNORECASE | re.DOTALL)
+_TOCLINK = re.compile(r"<a\b[^>]*\bclass=[\"'][^\"']*\btoclink\b[^>]*>", re.IGNORECASE)
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+
+
+def listed_urls(page_html: str, page_url: str) -> list[str]:
+    """The absolute URLs (no fragment) of the posts whose excerpts ``page_html`` shows."""
+    urls: dict[str, None] = {}
+    if "md-post--excerpt" not in page_html:
+        return []
+    for excerpt in _EXCERPT.finditer(page_html):
+        body = excerpt.group(1)
+        links = [m.group(0) for m in _TOCLINK.finditer(body)]
+        links += [m.group(1) for m in _ACTION.finditer(body)]
+        for link in links:
+            href = _HREF.search(link)
+            if href:
+                target = html.unescape(href.group(1) or href.group(2) or "")
+                urls[urldefrag(urljoin(page_url, target))[0]] = None
+    return list(urls)

@@ -19,7 +19,7 @@ import datetime as dt
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from mkdocs_sitemap_pro.core.page.html_head import add_meta_property
+from mkdocs_sitemap_pro.core.page.html import add_meta_property
 from mkdocs_sitemap_pro.core.protocol import (
     LastmodTexts,
     lastmod_text,
@@ -32,7 +32,7 @@ from mkdocs_sitemap_pro.plugin.config import SitemapProConfig
 from mkdocs_sitemap_pro.core.dating import Lastmod
 from mkdocs_sitemap_pro.plugin.integrations.i18n import built_language
 from mkdocs_sitemap_pro.plugin.report import log
-from mkdocs_sitemap_pro.plugin.theme import material_like
+from mkdocs_sitemap_pro.plugin.output.theme import material_like
 
 __all__ = ["PageDates", "report"]
 

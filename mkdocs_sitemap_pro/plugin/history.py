@@ -34,9 +34,9 @@ from mkdocs_sitemap_pro.core.dating import LastDeploy
 from mkdocs_sitemap_pro.core.git.answers import HistoryOptions
 from mkdocs_sitemap_pro.core.git.platforms import shallow_advice
 from mkdocs_sitemap_pro.core.git.repository import SHALLOW_CLONE
-from mkdocs_sitemap_pro.core.git.map_check import confirm_map
+from mkdocs_sitemap_pro.core.git.map_store import confirm_map
 from mkdocs_sitemap_pro.core.git.map_store import load_map, save_map
-from mkdocs_sitemap_pro.core.git.fetch import Fetched, fetch_history
+from mkdocs_sitemap_pro.core.git.platforms import Fetched, fetch_history
 from mkdocs_sitemap_pro.core.git.process import GitEnded, GitProcesses, GitTimeout, NoGit
 from mkdocs_sitemap_pro.plugin import deploys
 from mkdocs_sitemap_pro.plugin.config import SitemapProConfig, cache_file

@@ -1,12 +1,14 @@
 """Copied sources, for both the plugin and ``build``: untracked page sources and
-includes dated by their tracked twins (``core.git.twins``), within ``git_timeout``; a
-staged page with lines added to its tracked file (``core.git.derived``) also by the
-tracked files those lines come from (``core.git.added_lines``: a banner, a notice), or a
-WARNING naming it when some come from none.
+includes dated by their tracked twins (``core.git.copies``), within ``git_timeout``; a
+staged page with lines added to its tracked file also by the tracked files those lines
+come from (a banner, a notice), or a WARNING naming it when some come from none.
 
 A build script may copy the docs folder into a git-ignored folder and build from there
 (FastAPI's ``site_zensical_src``). Where every source is tracked (most builds), no git
 process runs.
+
+Also ``build`` on a staged copy of the docs: a WARNING when most pages still have no source
+git tracks.
 """
 
 from __future__ import annotations
@@ -18,14 +20,12 @@ from typing import NamedTuple
 from mkdocs.structure.files import Files
 
 from mkdocs_sitemap_pro.core.git import GitHistory
+from mkdocs_sitemap_pro.core.git.copies import added_sources, adopt_derived, adopt_twins
 from mkdocs_sitemap_pro.core.git.process import GitProcesses, GitTimeout, NoGit
-from mkdocs_sitemap_pro.core.git.added_lines import added_sources
-from mkdocs_sitemap_pro.core.git.derived import adopt_derived
-from mkdocs_sitemap_pro.core.git.twins import adopt_twins
-from mkdocs_sitemap_pro.core.page.shown import Shown
+from mkdocs_sitemap_pro.core.page.shown import Dependencies, Shown
 from mkdocs_sitemap_pro.plugin.report import log
 
-__all__ = ["Copies", "date_copies", "page_sources", "with_added"]
+__all__ = ["Copies", "date_copies", "page_sources", "with_added", "date_staged"]
 
 
 class Copies(NamedTuple):
@@ -101,3 +101,27 @@ def with_added(shown: Mapping[str, Shown], files: Files,
             own = merged.get(file.src_uri, Shown())
             merged[file.src_uri] = own._replace(files=own.files | found)
     return merged
+
+
+def date_staged(history: GitHistory, files: Files, dependencies: Dependencies | None,
+                timeout: float) -> Dependencies | None:
+    """Date untracked page sources and includes by their twins; then warn (once) if more
+    than half of the pages are still untracked. Returns ``dependencies`` with the files
+    of the lines copies add (unless ``dependencies: false``: pages by their source)."""
+    sources = page_sources(files)
+    copies = date_copies(history, sources,
+                         dependencies.pages if dependencies is not None else {}, timeout)
+    if dependencies is not None and (copies.added or copies.unexplained):
+        dependencies = dependencies._replace(
+            pages=with_added(dependencies.pages, files, copies.added),
+            unexplained=copies.unexplained_pages(files))
+    untracked = [path for path in sources if not history.tracked(path)]
+    if history.top is not None and len(untracked) * 2 > len(sources):
+        log.warning(
+            f"{len(untracked):,} of {len(sources):,} pages are undated: their sources "
+            f"(in {os.path.commonpath(untracked)}) are not tracked in the git repository "
+            f"at {history.top} and are no copy of a file it tracks at HEAD (a copied or "
+            "generated docs folder?); run the build from the tracked docs folder, or "
+            "commit the sources"
+        )
+    return dependencies

@@ -8,7 +8,7 @@ shows it pays (``bench/README.md``, "Figures behind choices in the code").
 - ``PartsMemo``: the last sitemap part of a build, made again only when it would differ.
   A part is what the pipeline makes of one build (of one language, under static-i18n):
   the pages collected, dated and made into entries. It depends on the options, each
-  page's identity (``page_says.identities``), the key of the git answers, the pages
+  page's identity (``pages.identities``), the key of the git answers, the pages
   neither rendered nor cached, and what each page says and shows (``PageInputs``). When
   all of that is as in the last build, the last part is this build's: no page is
   collected or dated again. A part whose dates depend on the clock
@@ -33,9 +33,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs_sitemap_pro.core.entry import SitemapEntry
 from mkdocs_sitemap_pro.core.git import GitHistory, LastChange, MapKey
 from mkdocs_sitemap_pro.core.page.shown import Shown
-from mkdocs_sitemap_pro.core.stamps import Stamp, file_stamp
+from mkdocs_sitemap_pro.core.store import Stamp, file_stamp
 from mkdocs_sitemap_pro.core.writer import WriteOptions, WriteReport, write_sitemaps
-from mkdocs_sitemap_pro.plugin.page_says import Identity, PageSays, identities
+from mkdocs_sitemap_pro.plugin.pages import Identity, PageSays, identities
 
 __all__ = ["OutputMemo", "PageInputs", "PagesMemo", "PartKey", "PartsMemo", "ServeMemos",
            "page_inputs", "write_once"]
