@@ -2,7 +2,7 @@
 
 A ``Build`` (``build``) is made at ``on_config`` and used up at ``on_post_build``, where
 ``pipeline`` writes what it gathered. What lasts across builds (``mkdocs serve``) stays
-on the plugin: the git walk (``build_history``), the dependency observer and caches, the kept
+on the plugin: the git walk (``history``), the dependency observer and caches, the kept
 parts.
 
 A page's path through the plugin: ``on_pre_page`` .. ``on_page_content`` observe what it

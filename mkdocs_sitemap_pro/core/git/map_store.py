@@ -1,8 +1,10 @@
 """A history map kept on disk between builds: ``history.json``, a ``core.store`` file.
 
 A file the store cannot use or that does not hold what a map needs is as good as none
-(the map is walked again): every value is checked as git would give it (ids, dates with their zone and in git's range, indexes that match).
-Its dates are not trusted even then: ``map_check`` confirms them with git before use. Paths are git's names (bytes) decoded with the file system's encoding
+(the map is walked again): every value is checked as git would give it (ids, dates
+with their zone and in git's range, indexes that match). Its dates are not trusted even
+then: ``confirm_map`` confirms them with git before use. Paths are git's names (bytes)
+decoded with the file system's encoding
 and ``surrogateescape``, so any name git prints survives the round trip; dates keep
 their commit's own zone.
 

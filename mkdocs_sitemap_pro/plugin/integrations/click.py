@@ -1,5 +1,5 @@
 """mkdocs-click: a page with a ``::: mkdocs-click`` block is dated by the command's code
-(under ``dependencies: lines``, by its lines: ``click_lines``).
+(under ``dependencies: lines``, by its lines: ``command_lines`` below).
 
 The extension imports ``:module:`` and renders ``:command:`` and its subcommands; the
 module is usually imported long before (the project's own package), so no read is seen.

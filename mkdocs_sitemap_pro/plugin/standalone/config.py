@@ -1,6 +1,6 @@
 """The configuration ``mkdocs-sitemap-pro build`` reads, after another builder wrote the site.
 
-zensical.toml or mkdocs.yml is read as data, as Zensical reads it (``config_files``):
+zensical.toml or mkdocs.yml is read as data, as Zensical reads it:
 nothing it names (theme, plugins, Markdown extensions, ``!!python/name:`` tags) is
 imported, since the builder that wrote the site (Zensical) may use what MkDocs does not
 have and this tool need not have installed. Only the settings that decide URLs and pages

@@ -186,7 +186,7 @@ def _builds(site: SiteConfig, history: _History,
             build_time: dt.datetime,
             ) -> tuple[Build, list[Build], LanguageOrder | None]:
     """The default language's build, the other languages' builds, and their order:
-    languages built one at a time (``languages``), static-i18n's (``static_i18n``), or
+    languages built one at a time (``languages``), static-i18n's (``languages.i18n_layout``), or
     the one build of a site in one language."""
     options = site.options
     languages = find_languages(site)
