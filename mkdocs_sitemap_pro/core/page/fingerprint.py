@@ -33,8 +33,7 @@ BUILT: Method = "built-1"
 FINGERPRINT_CHARS = 11
 
 # Where whitespace is content (``<pre>``, ``<textarea>``): kept byte for byte. The text
-# is UTF-8 from here on, and found by ``bytes.find``: the passes below cost a build's
-# every page, so each is the one of fewest instructions measured (bench/README.md).
+# is UTF-8 from here on; every page goes through the passes below.
 _VERBATIM = ((b"<pre", b"</pre>"), (b"<textarea", b"</textarea>"))
 # Inside them, what renders nothing: a highlighter's span of blanks only, and blanks at
 # a line's end (before the tags that close there).
