@@ -173,7 +173,7 @@ def test_the_writer_writes_the_text_its_maker_gave_the_page() -> None:
     """``collect`` takes a build's maker: an entry's text is the object the page got."""
     from mkdocs_sitemap_pro.core.entry import SitemapEntry
     from mkdocs_sitemap_pro.core.urls import SiteUrl
-    from mkdocs_sitemap_pro.core.writer.items import collect
+    from mkdocs_sitemap_pro.core.writer.items import Item, collect
 
     texts = LastmodTexts()
     values = [dt.datetime(2024, 6, 3, 9, 0, tzinfo=PLUS2), dt.date(2024, 6, 1),
@@ -181,8 +181,8 @@ def test_the_writer_writes_the_text_its_maker_gave_the_page() -> None:
     shown = [texts.text(value) for value in values]  # as each page rendered
     entries = [SitemapEntry(f"https://example.com/p{i}/", value)
                for i, value in enumerate(values)]
-    items = collect(entries, SiteUrl("https://example.com/"), texts,
-                    dt.datetime(2024, 6, 3, 12, tzinfo=UTC)).items
+    items = map(Item._make, collect(entries, SiteUrl("https://example.com/"), texts,
+                                    dt.datetime(2024, 6, 3, 12, tzinfo=UTC)).rows)
     assert all(item.lastmod is text for item, text in zip(items, shown))
     assert shown[0] is shown[2]
 

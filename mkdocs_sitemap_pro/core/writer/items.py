@@ -80,11 +80,6 @@ class Collected(NamedTuple):
     dropped_lastmods: list[Dropped]  # entries kept without their lastmod
     extensions: int  # every namespace some item uses
 
-    @property
-    def items(self) -> list[Item]:
-        """The rows with their fields named."""
-        return list(map(Item._make, self.rows))
-
 
 def collect(
     entries: Iterable[SitemapEntry],
