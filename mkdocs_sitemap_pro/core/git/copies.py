@@ -136,12 +136,13 @@ def adopt_derived(history: GitHistory, paths: Iterable[str],
 
 
 def _lines(path: str) -> list[str]:
-    """A file's non-blank lines, stripped of trailing space ([] when unreadable)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            return [line.rstrip() for line in file if line.strip()]
-    except OSError:
-        return []
+    """A file's non-blank lines, stripped of trailing space ([] when unreadable), split
+    where a text file's lines end (as iterating it would)."""
+    return _lines_upto(path, split=_at_newlines)
+
+
+def _at_newlines(text: str) -> list[str]:
+    return text.split("\n")
 
 
 def _holds(copy: list[str], own: list[str]) -> bool:
@@ -260,7 +261,8 @@ def _added(copy: list[str], base: list[str]) -> list[tuple[str, ...]]:
             if tag in ("insert", "replace") and j2 > j1]
 
 
-def _lines_upto(path: str, largest: int | None = None) -> list[str]:
+def _lines_upto(path: str, largest: int | None = None,
+                split: Callable[[str], list[str]] = str.splitlines) -> list[str]:
     """A file's non-blank lines, stripped of trailing space, as ``adopt_derived`` compares
     them ([] when unreadable, or larger than ``largest`` bytes)."""
     try:
@@ -270,4 +272,4 @@ def _lines_upto(path: str, largest: int | None = None) -> list[str]:
         return []
     if largest is not None and len(text) > largest:
         return []
-    return [line for line in map(str.rstrip, text.splitlines()) if line]
+    return [line for line in map(str.rstrip, split(text)) if line]
